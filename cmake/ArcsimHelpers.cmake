@@ -1,0 +1,51 @@
+# Helpers shared by every folder's CMakeLists.txt.
+
+# Warnings for our own code (never for Verilator's generated sources). Verilator's runtime
+# headers are marked as system headers so their own warnings stay out of our builds.
+function(arcsim_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -isystem ${VERILATOR_ROOT}/include>)
+endfunction()
+
+# add_subdirectory() for every child folder of DIR that has a CMakeLists.txt, in name order,
+# so that each area owns its own folder and no shared list needs editing.
+function(arcsim_add_children dir)
+  file(GLOB children RELATIVE "${dir}" CONFIGURE_DEPENDS "${dir}/*/CMakeLists.txt")
+  list(SORT children)
+  foreach(c IN LISTS children)
+    get_filename_component(sub "${c}" DIRECTORY)
+    add_subdirectory("${dir}/${sub}")
+  endforeach()
+endfunction()
+
+# A GoogleTest executable: arcsim_gtest(NAME SOURCES ... LIBS ...).
+function(arcsim_gtest name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
+  arcsim_warnings(${name})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 600)
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
+    PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+endfunction()
+
+# Verilate TOP (from rtl/) into library LIB under class name PREFIX, with optional
+# parameter overrides (PARAMS FTZ=1 ...). Every .sv under rtl/ is visible to Verilator;
+# only what TOP instantiates is compiled. Tracing (FST) is compiled in and switched on at
+# run time, as in Verilator's examples/cmake_tracing_sc.
+function(arcsim_verilate_model lib)
+  cmake_parse_arguments(V "SYSTEMC" "PREFIX;TOP" "PARAMS" ${ARGN})
+  set(args --x-assign fast --x-initial fast -Wno-fatal -I${ARCSIM_RTL_DIR})
+  foreach(p IN LISTS V_PARAMS)
+    list(APPEND args -G${p})
+  endforeach()
+  if(V_SYSTEMC)
+    set(sc SYSTEMC)
+  else()
+    set(sc "")
+  endif()
+  verilate(${lib} ${sc} TRACE_FST PREFIX ${V_PREFIX} TOP_MODULE ${V_TOP}
+    SOURCES ${ARCSIM_RTL_DIR}/${V_TOP}.sv VERILATOR_ARGS ${args})
+endfunction()

@@ -1,0 +1,51 @@
+// arcsim: the command-line front end of ARCsim. Subcommands register themselves
+// (subcommand.h); bad input becomes one line on stderr and a non-zero exit.
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+
+#include "error.h"
+#include "subcommand.h"
+
+namespace arc::cli {
+
+std::vector<SubcommandEntry>& registry() {
+  static std::vector<SubcommandEntry> r;
+  return r;
+}
+
+int& exit_code() {
+  static int code = 0;
+  return code;
+}
+
+bool register_subcommand(int order, SetupFn setup) {
+  registry().push_back({order, setup});
+  return true;
+}
+
+}  // namespace arc::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "ARCsim: warp-level atomic reduction (ARC) in RTL, synthesis and cycle-level co-simulation.\n"
+      "Run 'arcsim <subcommand> --help' for the flags of each job."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "arcsim 0.1.0");
+  auto entries = arc::cli::registry();
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& a, const auto& b) { return a.order < b.order; });
+  for (const auto& e : entries) e.setup(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const arc::Error& e) {
+    std::fprintf(stderr, "arcsim: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "arcsim: internal error: %s\n", e.what());
+    return 3;
+  }
+  return arc::cli::exit_code();
+}

@@ -1,0 +1,79 @@
+// The MPFR reference itself: directed cases from the numeric contract, and agreement with a
+// third opinion (the host's IEEE float add, FTZ=0, NaNs canonicalized) on random vectors.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "fp32_ref.h"
+#include "fp32_vectors.h"
+
+using arc::fp::add_ref;
+using arc::fp::FtzMode;
+
+namespace {
+
+uint32_t host_add_keep(uint32_t a, uint32_t b) {
+  float fa, fb;
+  std::memcpy(&fa, &a, 4);
+  std::memcpy(&fb, &b, 4);
+  const float fr = fa + fb;  // SSE: IEEE RNE with subnormals (no FTZ/DAZ set by this program)
+  uint32_t r;
+  std::memcpy(&r, &fr, 4);
+  return arc::fp::is_nan(r) ? arc::fp::kCanonicalNaN : r;
+}
+
+TEST(Fp32Ref, ContractCorners) {
+  for (auto m : {FtzMode::Keep, FtzMode::Flush}) {
+    EXPECT_EQ(add_ref(0x3F800000, 0x3F800000, m), 0x40000000u);   // 1 + 1 = 2
+    EXPECT_EQ(add_ref(0x3F800000, 0xBF800000, m), 0x00000000u);   // x + (-x) = +0
+    EXPECT_EQ(add_ref(0x80000000, 0x80000000, m), 0x80000000u);   // -0 + -0 = -0
+    EXPECT_EQ(add_ref(0x00000000, 0x80000000, m), 0x00000000u);   // +0 + -0 = +0
+    EXPECT_EQ(add_ref(0x7F800000, 0xFF800000, m), 0x7FFFFFFFu);   // inf + -inf = NaN
+    EXPECT_EQ(add_ref(0x7F800000, 0x3F800000, m), 0x7F800000u);   // inf + 1 = inf
+    EXPECT_EQ(add_ref(0xFFC00000, 0x3F800000, m), 0x7FFFFFFFu);   // NaN is canonical
+    EXPECT_EQ(add_ref(0x7F7FFFFF, 0x7F7FFFFF, m), 0x7F800000u);   // overflow
+    EXPECT_EQ(add_ref(0x3F800000, 0x33800000, m), 0x3F800000u);   // 1 + 2^-24: tie to even (down)
+    EXPECT_EQ(add_ref(0x3F800001, 0x33800000, m), 0x3F800002u);   // tie to even (up)
+  }
+  // Subnormals: kept in FTZ=0, flushed with their sign in FTZ=1.
+  EXPECT_EQ(add_ref(0x00000001, 0x00000001, FtzMode::Keep), 0x00000002u);
+  EXPECT_EQ(add_ref(0x00000001, 0x00000001, FtzMode::Flush), 0x00000000u);
+  EXPECT_EQ(add_ref(0x80000001, 0x80000000, FtzMode::Flush), 0x80000000u);
+  EXPECT_EQ(add_ref(0x00C00000, 0x80800000, FtzMode::Keep), 0x00400000u);  // normal - normal = subnormal
+  EXPECT_EQ(add_ref(0x00C00000, 0x80800000, FtzMode::Flush), 0x00000000u);
+  EXPECT_EQ(add_ref(0x80C00000, 0x00800000, FtzMode::Flush), 0x80000000u);  // sign kept
+  EXPECT_EQ(add_ref(0x007FFFFF, 0x00000001, FtzMode::Keep), 0x00800000u);  // subnormal -> normal
+  EXPECT_EQ(add_ref(0x3F800000, 0x00000001, FtzMode::Flush), 0x3F800000u);
+}
+
+TEST(Fp32Ref, AgreesWithHostIeeeAddInKeepMode) {
+  arc::fp::VectorGenerator gen(12345);
+  uint64_t passed = 0, failed = 0;
+  for (const uint32_t a : arc::fp::special_values())
+    for (const uint32_t b : arc::fp::special_values()) {
+      (add_ref(a, b, FtzMode::Keep) == host_add_keep(a, b) ? passed : failed)++;
+    }
+  for (int i = 0; i < 2'000'000; ++i) {
+    const auto [a, b] = gen.next();
+    const uint32_t want = host_add_keep(a, b), got = add_ref(a, b, FtzMode::Keep);
+    if (got != want) {
+      if (failed < 5) ADD_FAILURE() << std::hex << "a=" << a << " b=" << b << " mpfr=" << got << " host=" << want;
+      ++failed;
+    } else {
+      ++passed;
+    }
+  }
+  std::printf("fp32 reference vs host IEEE add (FTZ=0): %llu passed, %llu failed\n",
+              static_cast<unsigned long long>(passed), static_cast<unsigned long long>(failed));
+  EXPECT_EQ(failed, 0u);
+}
+
+TEST(Fp32Ref, UlpDistance) {
+  EXPECT_EQ(arc::fp::ulp_distance(0x3F800000, 0x3F800001), 1u);
+  EXPECT_EQ(arc::fp::ulp_distance(0x00000000, 0x80000000), 0u);
+  EXPECT_EQ(arc::fp::ulp_distance(0x00000001, 0x80000001), 2u);
+}
+
+TEST(Fp32Vectors, SpecialTableHasAtLeast40Values) { EXPECT_GE(arc::fp::special_values().size(), 40u); }
+
+}  // namespace
