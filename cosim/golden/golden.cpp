@@ -1,0 +1,102 @@
+#include "golden.h"
+
+#include <fmt/format.h>
+
+#include "error.h"
+
+namespace arc::golden {
+
+namespace {
+int popcount(uint32_t m) { return __builtin_popcount(m); }
+}  // namespace
+
+std::vector<Group> match_addresses(const WarpInstr& in) {
+  std::vector<Group> groups;
+  uint32_t rem = in.active_mask;
+  while (rem != 0) {
+    const int leader = __builtin_ctz(rem);
+    const uint32_t a = in.addr[leader];
+    uint32_t mask = 0;
+    for (int l = leader; l < kLanes; ++l)
+      if (((rem >> l) & 1u) && in.addr[l] == a) mask |= 1u << l;
+    groups.push_back({a, mask});
+    rem &= ~mask;
+  }
+  return groups;
+}
+
+uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz) {
+  if (lane_mask == 0) return 0;
+  int l = __builtin_ctz(lane_mask);
+  uint32_t acc = in.value[l];
+  for (uint32_t rem = lane_mask & (lane_mask - 1); rem != 0; rem &= rem - 1)
+    acc = fp::add_ref(acc, in.value[__builtin_ctz(rem)], ftz);
+  return acc;
+}
+
+uint32_t butterfly_sum(const std::array<uint32_t, kLanes>& values, uint32_t active_mask, fp::FtzMode ftz) {
+  std::array<uint32_t, kLanes> v{};
+  for (int l = 0; l < kLanes; ++l) v[l] = ((active_mask >> l) & 1u) ? values[l] : 0u;
+  // __shfl_down_sync(v, off): lane l reads lane l+off; lanes with l+off >= 32 read their own
+  // value. Only lanes < off feed lane 0 at each step, so only those are computed.
+  for (int off = 16; off >= 1; off /= 2)
+    for (int l = 0; l < off; ++l) v[l] = fp::add_ref(v[l], v[l + off], ftz);
+  return v[0];
+}
+
+Route route_group(const Group& g, const SchedConfig& cfg, bool busy) {
+  switch (cfg.mode) {
+    case SchedMode::Never: return Route::Lsu;
+    case SchedMode::Always: return Route::Reduced;
+    case SchedMode::Threshold:
+      return static_cast<uint32_t>(popcount(g.lane_mask)) >= cfg.threshold ? Route::Reduced : Route::Lsu;
+    case SchedMode::Dynamic: return busy ? Route::Reduced : Route::Lsu;
+  }
+  throw Error("golden: unknown scheduler mode");
+}
+
+std::vector<Transaction> process(const WarpInstr& in, const SchedConfig& cfg, bool busy) {
+  std::vector<Transaction> out;
+  for (const Group& g : match_addresses(in)) {
+    if (route_group(g, cfg, busy) == Route::Reduced) {
+      out.push_back({Route::Reduced, g.addr, serial_sum(in, g.lane_mask, cfg.adder_ftz), g.lane_mask});
+    } else {
+      for (uint32_t rem = g.lane_mask; rem != 0; rem &= rem - 1) {
+        const int l = __builtin_ctz(rem);
+        out.push_back({Route::Lsu, g.addr, in.value[l], 1u << l});
+      }
+    }
+  }
+  return out;
+}
+
+const char* to_string(SchedMode m) {
+  switch (m) {
+    case SchedMode::Never: return "never";
+    case SchedMode::Always: return "always";
+    case SchedMode::Threshold: return "threshold";
+    case SchedMode::Dynamic: return "dynamic";
+  }
+  return "?";
+}
+
+const char* to_string(Route r) { return r == Route::Reduced ? "reduced" : "lsu"; }
+
+std::string describe(const Transaction& t) {
+  return fmt::format("{} addr=0x{:08x} value=0x{:08x} mask=0x{:08x}", to_string(t.route), t.addr, t.value,
+                     t.lane_mask);
+}
+
+void MemoryImage::apply(uint32_t addr, uint32_t value) {
+  if (addr >= words_.size())
+    throw Error(fmt::format("memory image: atomic to word {} outside the {}-word buffer", addr, words_.size()));
+  words_[addr] = fp::add_ref(words_[addr], value, fp::FtzMode::Flush);
+}
+
+uint32_t MemoryImage::at(uint32_t addr) const {
+  if (addr >= words_.size())
+    throw Error(fmt::format("memory image: word {} outside the {}-word buffer", addr, words_.size()));
+  return words_[addr];
+}
+
+}  // namespace arc::golden

@@ -1,0 +1,108 @@
+// arc::golden: the ONE behavioural model of ARC-HW (../shared/DESIGN.md, paper sections 4.3
+// and 5.1). Tests, the `arcsim` CLI and the SystemC timing model all use it; the RTL
+// (rtl/arc_subcore_top.sv) must emit exactly the transaction stream process() returns.
+//
+// Conventions (the contract, also in rtl/README.md):
+//  - A warp instruction has 32 lanes; lane l is active iff bit l of active_mask is set.
+//  - addr is a 32-bit word index into the gradient buffer; value is binary32 bits.
+//  - Address groups: the active lanes sharing one address, ordered by their lowest lane.
+//  - serial_sum: ascending lane order; the first lane's value is the start (acc = v[first];
+//    acc = acc + v[next] ...), as SW-S on the GPU where the leader starts from its own value.
+//    A one-lane group is therefore its value unchanged (no add, no flush: the ROP flushes).
+//  - Routing is per group and all groups of one instruction see the same config and busy,
+//    sampled once when the instruction is accepted (see SchedMode).
+//  - process() order: groups in order of their lowest lane; a group routed to the LSU
+//    yields one per-lane atomic per lane (ascending lane, lane_mask = that lane's bit);
+//    a reduced group yields one (addr, serial_sum, group lane mask).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fp32_ref.h"
+
+namespace arc::golden {
+
+constexpr int kLanes = 32;
+
+struct WarpInstr {
+  uint32_t active_mask = 0;
+  std::array<uint32_t, kLanes> addr{};   // word index into the gradient buffer
+  std::array<uint32_t, kLanes> value{};  // binary32 bit patterns
+};
+
+struct Group {
+  uint32_t addr;
+  uint32_t lane_mask;
+  bool operator==(const Group& o) const { return addr == o.addr && lane_mask == o.lane_mask; }
+};
+
+// Lanes of active_mask that share an address; groups ordered by their lowest lane.
+std::vector<Group> match_addresses(const WarpInstr& in);
+
+// Serial sum of in.value over lane_mask in ascending lane order, starting from the lowest
+// lane's own value. lane_mask == 0 gives +0 (the empty sum).
+uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz);
+
+// SW-B butterfly: inactive lanes contribute +0; v[l] = v[l] + v[l+off] for off = 16,8,4,2,1;
+// returns lane 0. (Note +0 for inactive lanes: a lone -0 gives +0.)
+uint32_t butterfly_sum(const std::array<uint32_t, kLanes>& values, uint32_t active_mask, fp::FtzMode ftz);
+
+// Scheduler modes (RTL encoding in parentheses: mode_i[1:0]).
+//  Never (0): every group goes to the LSU as per-lane atomics (the baseline).
+//  Always (1): every group is reduced in the sub-core.
+//  Threshold (2): a group with popcount(lane_mask) >= threshold is reduced (ARC-SW's
+//    balancing threshold; threshold 0 reduces everything, > 32 nothing).
+//  Dynamic (3): the paper's greedy policy: reduce iff the LSU/ROP-busy input is asserted.
+//    busy is sampled once per instruction, in the cycle the instruction is accepted
+//    (instr_valid_i && instr_ready_o), and applies to all of that instruction's groups.
+enum class SchedMode : uint8_t { Never = 0, Always = 1, Threshold = 2, Dynamic = 3 };
+
+struct SchedConfig {
+  SchedMode mode = SchedMode::Dynamic;
+  uint32_t threshold = 0;
+  fp::FtzMode adder_ftz = fp::FtzMode::Flush;  // FTZ of the reduction unit's adder
+};
+
+enum class Route : uint8_t { Lsu = 0, Reduced = 1 };
+
+struct Transaction {
+  Route route;
+  uint32_t addr;
+  uint32_t value;
+  uint32_t lane_mask;
+  bool operator==(const Transaction& o) const {
+    return route == o.route && addr == o.addr && value == o.value && lane_mask == o.lane_mask;
+  }
+  bool operator!=(const Transaction& o) const { return !(*this == o); }
+};
+
+// The scheduler's decision for one group.
+Route route_group(const Group& g, const SchedConfig& cfg, bool busy);
+
+// The exact ordered transaction stream the RTL top emits for one instruction.
+std::vector<Transaction> process(const WarpInstr& in, const SchedConfig& cfg, bool busy);
+
+const char* to_string(SchedMode m);
+const char* to_string(Route r);
+std::string describe(const Transaction& t);  // "reduced addr=0x.. value=0x.. mask=0x.."
+
+// Gradient buffer with ROP semantics: apply() = add_ref(word, value, FtzMode::Flush).
+class MemoryImage {
+ public:
+  explicit MemoryImage(size_t words, uint32_t fill = 0) : words_(words, fill) {}
+  explicit MemoryImage(std::vector<uint32_t> words) : words_(std::move(words)) {}
+
+  void apply(uint32_t addr, uint32_t value);  // throws arc::Error when addr >= size()
+  void apply(const Transaction& t) { apply(t.addr, t.value); }
+  uint32_t at(uint32_t addr) const;           // throws arc::Error when addr >= size()
+  size_t size() const { return words_.size(); }
+  const std::vector<uint32_t>& words() const { return words_; }
+  bool operator==(const MemoryImage& o) const { return words_ == o.words_; }
+
+ private:
+  std::vector<uint32_t> words_;
+};
+
+}  // namespace arc::golden
