@@ -1,0 +1,243 @@
+// Byte-level encoding of the trace format (FORMAT.md): header, block framing, records.
+#include "codec.h"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <bitset>
+#include <cstdio>
+#include <memory>
+
+#include "error.h"
+
+namespace arc::trace::detail {
+
+uint64_t Cursor::varint() {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    const uint8_t b = u8();
+    v |= uint64_t(b & 0x7F) << shift;
+    if (!(b & 0x80)) return v;
+  }
+  fail("malformed: varint longer than 10 bytes");
+}
+
+std::string Cursor::str() {
+  const uint32_t n = u32();
+  need(n);
+  std::string s(reinterpret_cast<const char*>(p_), n);
+  p_ += n;
+  return s;
+}
+
+void Cursor::fail(const std::string& msg) const { throw Error(what_ + ": " + msg); }
+
+std::string hex32(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+uint32_t crc32_of(const uint8_t* p, size_t n) {
+  uLong c = crc32(0L, Z_NULL, 0);
+  while (n > 0) {  // zlib takes uInt lengths
+    const uInt chunk = static_cast<uInt>(n > (1u << 30) ? (1u << 30) : n);
+    c = crc32(c, p, chunk);
+    p += chunk;
+    n -= chunk;
+  }
+  return static_cast<uint32_t>(c);
+}
+
+static void put_str(Bytes& b, const std::string& s) {
+  put_u32(b, static_cast<uint32_t>(s.size()));
+  b.insert(b.end(), s.begin(), s.end());
+}
+
+Bytes encode_header(const Header& h) {
+  if (h.reduce_ftz > 1) throw Error("trace header: reduce_ftz must be 0 or 1");
+  Bytes body;
+  put_str(body, h.gpu_name);
+  put_u32(body, h.sm_count);
+  put_u32(body, h.subcores_per_sm);
+  put_str(body, h.kernel_name);
+  put_u8(body, static_cast<uint8_t>(h.method));
+  put_u32(body, h.balancing_threshold);
+  put_str(body, h.scene_generator);
+  put_u64(body, h.scene_seed);
+  put_u64(body, h.buffer_words);
+  put_u8(body, h.reduce_ftz);
+  put_u8(body, static_cast<uint8_t>(h.gap_unit));
+  put_u32(body, static_cast<uint32_t>(h.metadata.size()));
+  for (const auto& [k, v] : h.metadata) {
+    put_str(body, k);
+    put_str(body, v);
+  }
+  if (body.size() > kMaxHeaderBytes) throw Error("trace header larger than 1 MiB (metadata too long)");
+  Bytes out(kMagic, kMagic + 8);
+  put_u16(out, kVersion);
+  put_u16(out, 0);
+  put_u32(out, static_cast<uint32_t>(body.size()));
+  out.insert(out.end(), body.begin(), body.end());
+  put_u32(out, crc32_of(body.data(), body.size()));
+  return out;
+}
+
+Header decode_header_body(const uint8_t* p, size_t n, const std::string& file) {
+  Cursor c(p, n, file + ": file header");
+  Header h;
+  h.gpu_name = c.str();
+  h.sm_count = c.u32();
+  h.subcores_per_sm = c.u32();
+  h.kernel_name = c.str();
+  const uint8_t m = c.u8();
+  if (m > static_cast<uint8_t>(Method::Hw)) c.fail("unknown method code " + std::to_string(m));
+  h.method = static_cast<Method>(m);
+  h.balancing_threshold = c.u32();
+  h.scene_generator = c.str();
+  h.scene_seed = c.u64();
+  h.buffer_words = c.u64();
+  h.reduce_ftz = c.u8();
+  if (h.reduce_ftz > 1) c.fail("reduce_ftz is " + std::to_string(h.reduce_ftz));
+  const uint8_t g = c.u8();
+  if (g > static_cast<uint8_t>(GapUnit::Instructions)) c.fail("unknown gap unit " + std::to_string(g));
+  h.gap_unit = static_cast<GapUnit>(g);
+  const uint32_t nmeta = c.u32();
+  for (uint32_t i = 0; i < nmeta; ++i) {
+    std::string k = c.str();
+    std::string v = c.str();
+    h.metadata.emplace_back(std::move(k), std::move(v));
+  }
+  if (!c.done()) c.fail("malformed: trailing bytes");
+  return h;
+}
+
+Bytes frame_block(BlockKind kind, uint32_t count, const Bytes& raw, int zstd_level) {
+  thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, zstd_level);
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);  // zstd's own XXH64 of the content too
+  Bytes out(kBlockHeaderBytes + ZSTD_compressBound(raw.size()));
+  const size_t z = ZSTD_compress2(cctx.get(), out.data() + kBlockHeaderBytes, out.size() - kBlockHeaderBytes,
+                                  raw.data(), raw.size());
+  if (ZSTD_isError(z)) throw Error(std::string("zstd compression failed: ") + ZSTD_getErrorName(z));
+  out.resize(kBlockHeaderBytes + z);
+  Bytes h;
+  put_u8(h, static_cast<uint8_t>(kind));
+  put_u8(h, 0);
+  put_u16(h, 0);
+  put_u32(h, count);
+  put_u32(h, static_cast<uint32_t>(raw.size()));
+  put_u32(h, static_cast<uint32_t>(z));
+  put_u32(h, crc32_of(out.data() + kBlockHeaderBytes, z));
+  put_u32(h, crc32_of(h.data(), h.size()));
+  std::copy(h.begin(), h.end(), out.begin());
+  return out;
+}
+
+BlockHeader parse_block_header(const uint8_t* p, const std::string& where) {
+  if (get_u32(p + 20) != crc32_of(p, 20)) throw Error(where + ": checksum mismatch in the block header (corrupt file)");
+  BlockHeader bh{};
+  const uint8_t k = p[0];
+  if (k < 1 || k > 3) throw Error(where + ": unknown block kind " + std::to_string(k));
+  bh.kind = static_cast<BlockKind>(k);
+  bh.count = get_u32(p + 4);
+  bh.raw_bytes = get_u32(p + 8);
+  bh.stored_bytes = get_u32(p + 12);
+  bh.payload_crc = get_u32(p + 16);
+  if (bh.raw_bytes > kMaxBlockRawBytes || bh.stored_bytes > ZSTD_compressBound(bh.raw_bytes) + 64)
+    throw Error(where + ": implausible block sizes (raw " + std::to_string(bh.raw_bytes) + ", stored " +
+                std::to_string(bh.stored_bytes) + ")");
+  return bh;
+}
+
+void unframe_payload(const BlockHeader& bh, const uint8_t* stored, Bytes& raw, const std::string& where) {
+  if (crc32_of(stored, bh.stored_bytes) != bh.payload_crc)
+    throw Error(where + ": checksum mismatch (crc32 of the block's data; corrupt file)");
+  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  raw.resize(bh.raw_bytes);
+  const size_t z = ZSTD_decompressDCtx(dctx.get(), raw.data(), raw.size(), stored, bh.stored_bytes);
+  if (ZSTD_isError(z)) throw Error(where + ": zstd cannot decompress the block: " + ZSTD_getErrorName(z));
+  if (z != bh.raw_bytes)
+    throw Error(where + ": block decompresses to " + std::to_string(z) + " bytes, header says " +
+                std::to_string(bh.raw_bytes));
+}
+
+// ---- records ------------------------------------------------------------------------------
+
+void RecordEncoder::reset() {
+  prev_addr_ = 0;
+  last_seq_.clear();
+}
+
+void RecordEncoder::encode(const Instr& in, Bytes& out) {
+  const uint32_t mask = in.active_mask;
+  put_u8(out, static_cast<uint8_t>(std::bitset<32>(mask).count()));
+  put_varint(out, in.sm);
+  put_varint(out, in.subcore);
+  put_varint(out, in.warp);
+  const uint64_t key = uint64_t(in.sm) << 32 | in.warp;
+  auto it = last_seq_.find(key);
+  const uint64_t predicted = it == last_seq_.end() ? 0 : it->second + 1;
+  put_varint(out, zigzag(static_cast<int64_t>(in.seq - predicted)));
+  last_seq_[key] = in.seq;
+  put_u32(out, mask);
+  put_varint(out, in.gap);
+  put_varint(out, in.flags);
+  put_varint(out, in.reduced_mask);
+  uint32_t prev = prev_addr_;
+  bool first = true;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!(mask >> l & 1)) continue;
+    put_varint(out, zigzag(static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev)));
+    prev = in.addr[l];
+    if (first) prev_addr_ = in.addr[l];
+    first = false;
+  }
+  for (int l = 0; l < kLanes; ++l)
+    if (mask >> l & 1) put_u32(out, in.value[l]);
+  for (int l = 0; l < kLanes; ++l)
+    if (in.reduced_mask >> l & 1) put_u32(out, in.partial_sum[l]);
+}
+
+void RecordDecoder::reset() {
+  prev_addr_ = 0;
+  last_seq_.clear();
+}
+
+void RecordDecoder::decode(Cursor& c, Instr& out) {
+  const unsigned nlanes = c.u8();
+  out.sm = static_cast<uint32_t>(c.varint());
+  out.subcore = static_cast<uint32_t>(c.varint());
+  out.warp = static_cast<uint32_t>(c.varint());
+  const uint64_t key = uint64_t(out.sm) << 32 | out.warp;
+  auto it = last_seq_.find(key);
+  const uint64_t predicted = it == last_seq_.end() ? 0 : it->second + 1;
+  out.seq = predicted + static_cast<uint64_t>(unzigzag(c.varint()));
+  last_seq_[key] = out.seq;
+  const uint32_t mask = c.u32();
+  out.active_mask = mask;
+  if (nlanes != std::bitset<32>(mask).count())
+    c.fail("lane data inconsistent with the mask: " + std::to_string(nlanes) + " lane entries but active mask " +
+           hex32(mask) + " has " + std::to_string(std::bitset<32>(mask).count()) + " lanes");
+  out.gap = static_cast<uint32_t>(c.varint());
+  out.flags = static_cast<uint32_t>(c.varint());
+  out.reduced_mask = static_cast<uint32_t>(c.varint());
+  int64_t prev = prev_addr_;
+  bool first = true;
+  for (int l = 0; l < kLanes; ++l) {
+    if (!(mask >> l & 1)) {
+      out.addr[l] = 0;
+      continue;
+    }
+    const int64_t a = prev + unzigzag(c.varint());
+    if (a < 0 || a > 0xFFFFFFFFll) c.fail("malformed: address delta leaves the 32-bit range");
+    out.addr[l] = static_cast<uint32_t>(a);
+    prev = a;
+    if (first) prev_addr_ = out.addr[l];
+    first = false;
+  }
+  for (int l = 0; l < kLanes; ++l) out.value[l] = (mask >> l & 1) ? c.u32() : 0;
+  for (int l = 0; l < kLanes; ++l) out.partial_sum[l] = (out.reduced_mask >> l & 1) ? c.u32() : 0;
+}
+
+}  // namespace arc::trace::detail

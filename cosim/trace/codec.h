@@ -1,0 +1,116 @@
+// Internal to arc_trace (and its tests): byte-level pieces of the format in FORMAT.md --
+// little-endian integers, LEB128 varints, the file header and block framing (zstd + crc32).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "trace.h"
+
+namespace arc::trace::detail {
+
+constexpr char kMagic[8] = {'A', 'R', 'C', 'T', 'R', 'A', 'C', 'E'};
+constexpr size_t kPreambleBytes = 16;     // magic, u16 version, u16 reserved, u32 header length
+constexpr size_t kBlockHeaderBytes = 24;  // see FORMAT.md "Blocks"
+constexpr uint32_t kMaxHeaderBytes = 1u << 20;
+constexpr uint32_t kMaxBlockRawBytes = 64u << 20;
+constexpr uint32_t kBufferWordsPerBlock = 1u << 20;
+
+enum class BlockKind : uint8_t { Records = 1, Buffer = 2, End = 3 };
+
+using Bytes = std::vector<uint8_t>;
+
+inline void put_u8(Bytes& b, uint8_t v) { b.push_back(v); }
+inline void put_u16(Bytes& b, uint16_t v) {
+  b.push_back(static_cast<uint8_t>(v));
+  b.push_back(static_cast<uint8_t>(v >> 8));
+}
+inline void put_u32(Bytes& b, uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+inline void put_u64(Bytes& b, uint64_t v) {
+  for (int i = 0; i < 8; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+inline void put_varint(Bytes& b, uint64_t v) {
+  while (v >= 0x80) {
+    b.push_back(static_cast<uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  b.push_back(static_cast<uint8_t>(v));
+}
+inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+inline uint32_t get_u32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+std::string hex32(uint32_t v);  // "0x0000ffff"
+inline uint16_t get_u16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
+
+// A bounds-checked cursor over a decoded payload. Running past the end throws arc::Error
+// with `what` (e.g. "block 3") in the message.
+class Cursor {
+ public:
+  Cursor(const uint8_t* p, size_t n, std::string what) : p_(p), end_(p + n), what_(std::move(what)) {}
+  uint8_t u8() { need(1); return *p_++; }
+  uint16_t u16() { need(2); const uint16_t v = get_u16(p_); p_ += 2; return v; }
+  uint32_t u32() { need(4); const uint32_t v = get_u32(p_); p_ += 4; return v; }
+  uint64_t u64() { const uint64_t lo = u32(); return lo | uint64_t(u32()) << 32; }
+  uint64_t varint();
+  std::string str();  // u32 length + bytes
+  bool done() const { return p_ == end_; }
+  [[noreturn]] void fail(const std::string& msg) const;
+
+ private:
+  void need(size_t n) const {
+    if (static_cast<size_t>(end_ - p_) < n) fail("malformed: data ends inside a field");
+  }
+  const uint8_t* p_;
+  const uint8_t* end_;
+  std::string what_;
+};
+
+uint32_t crc32_of(const uint8_t* p, size_t n);  // zlib crc32
+
+// File header: preamble + body + crc32(body).
+Bytes encode_header(const Header& h);
+Header decode_header_body(const uint8_t* p, size_t n, const std::string& file);
+
+// A framed block: 24-byte block header + zstd frame of `raw`.
+Bytes frame_block(BlockKind kind, uint32_t count, const Bytes& raw, int zstd_level);
+
+struct BlockHeader {
+  BlockKind kind;
+  uint32_t count;         // records, buffer words, or 0 (end block)
+  uint32_t raw_bytes;     // payload size after decompression
+  uint32_t stored_bytes;  // zstd frame size that follows
+  uint32_t payload_crc;   // crc32 of the stored (compressed) bytes
+};
+// Parses and checks a block header (its own crc, kind, sizes); `where` names the block.
+BlockHeader parse_block_header(const uint8_t* p, const std::string& where);
+// Checks the payload crc, decompresses, checks the size; throws arc::Error naming `where`.
+void unframe_payload(const BlockHeader& bh, const uint8_t* stored, Bytes& raw, const std::string& where);
+
+// Record encoding within a Records block (state resets at every block).
+class RecordEncoder {
+ public:
+  void reset();
+  void encode(const Instr& in, Bytes& out);
+
+ private:
+  uint32_t prev_addr_ = 0;
+  std::unordered_map<uint64_t, uint64_t> last_seq_;  // (sm << 32 | warp) -> last seq in this block
+};
+
+class RecordDecoder {
+ public:
+  void reset();
+  void decode(Cursor& c, Instr& out);  // throws through Cursor on malformed data
+
+ private:
+  uint32_t prev_addr_ = 0;
+  std::unordered_map<uint64_t, uint64_t> last_seq_;
+};
+
+}  // namespace arc::trace::detail

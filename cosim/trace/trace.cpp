@@ -1,0 +1,336 @@
+// The trace writer and reader (the only ones): streaming, block by block, every block
+// checksummed. Layout: FORMAT.md.
+#include "trace.h"
+
+#include <bitset>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "codec.h"
+#include "error.h"
+
+namespace arc::trace {
+
+using detail::BlockKind;
+using detail::Bytes;
+
+const char* method_name(Method m) {
+  switch (m) {
+    case Method::Baseline: return "baseline";
+    case Method::SwS: return "sw-s";
+    case Method::SwB: return "sw-b";
+    case Method::Hw: return "hw";
+  }
+  return "unknown";
+}
+
+Method method_from_name(const std::string& s) {
+  for (Method m : {Method::Baseline, Method::SwS, Method::SwB, Method::Hw})
+    if (s == method_name(m)) return m;
+  throw Error("unknown method '" + s + "' (expected baseline, sw-s, sw-b or hw)");
+}
+
+bool same_content(const Instr& a, const Instr& b) {
+  if (a.sm != b.sm || a.subcore != b.subcore || a.warp != b.warp || a.seq != b.seq ||
+      a.active_mask != b.active_mask || a.gap != b.gap || a.flags != b.flags || a.reduced_mask != b.reduced_mask)
+    return false;
+  for (int l = 0; l < kLanes; ++l) {
+    if ((a.active_mask >> l & 1) && (a.addr[l] != b.addr[l] || a.value[l] != b.value[l])) return false;
+    if ((a.reduced_mask >> l & 1) && a.partial_sum[l] != b.partial_sum[l]) return false;
+  }
+  return true;
+}
+
+std::string check_instr(const Header& h, const Instr& in) {
+  if (in.active_mask == 0) return "active mask is 0 (an instruction has at least one active lane)";
+  if (in.flags & ~kFlagsDefined) return "undefined flag bits " + detail::hex32(in.flags & ~kFlagsDefined);
+  if (h.sm_count && in.sm >= h.sm_count)
+    return "SM id " + std::to_string(in.sm) + " >= SM count " + std::to_string(h.sm_count);
+  if (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)
+    return "sub-core id " + std::to_string(in.subcore) + " >= sub-cores per SM " + std::to_string(h.subcores_per_sm);
+  for (int l = 0; l < kLanes; ++l)
+    if ((in.active_mask >> l & 1) && in.addr[l] >= h.buffer_words)
+      return "lane " + std::to_string(l) + " address " + std::to_string(in.addr[l]) +
+             " is outside the gradient buffer (" + std::to_string(h.buffer_words) + " words)";
+  if (in.reduced_mask & ~in.active_mask)
+    return "lane data inconsistent with the mask: reduced_mask " + detail::hex32(in.reduced_mask) +
+           " names lanes outside active mask " + detail::hex32(in.active_mask);
+  for (int l = 0; l < kLanes; ++l) {
+    if (!(in.reduced_mask >> l & 1)) continue;
+    for (int k = 0; k < l; ++k)
+      if ((in.active_mask >> k & 1) && in.addr[k] == in.addr[l])
+        return "reduced_mask bit " + std::to_string(l) + " is not a group leader (lane " + std::to_string(k) +
+               " is active with the same address)";
+  }
+  return "";
+}
+
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+}  // namespace
+
+// ---- writer -------------------------------------------------------------------------------
+
+struct Writer::Impl {
+  std::string path;
+  Header header;
+  WriterOptions opt;
+  File f;
+  Bytes pending;
+  uint32_t pending_records = 0;
+  detail::RecordEncoder enc;
+  uint64_t instructions = 0, lanes = 0, bytes = 0, record_blocks = 0, buffer_blocks = 0;
+  bool finished = false;
+
+  void put(const Bytes& b) {
+    if (std::fwrite(b.data(), 1, b.size(), f.get()) != b.size())
+      throw Error("cannot write trace '" + path + "': " + std::strerror(errno));
+    bytes += b.size();
+  }
+  void flush_records() {
+    if (pending_records == 0) return;
+    put(detail::frame_block(BlockKind::Records, pending_records, pending, opt.zstd_level));
+    ++record_blocks;
+    pending.clear();
+    pending_records = 0;
+    enc.reset();
+  }
+};
+
+Writer::Writer(const std::string& path, const Header& header, WriterOptions opt) : impl_(std::make_unique<Impl>()) {
+  auto& m = *impl_;
+  m.path = path;
+  m.header = header;
+  m.opt = opt;
+  if (m.opt.records_per_block == 0) m.opt.records_per_block = 1;
+  m.f.reset(std::fopen(path.c_str(), "wb"));
+  if (!m.f) throw Error("cannot create trace '" + path + "': " + std::strerror(errno));
+  m.put(detail::encode_header(header));
+}
+
+Writer::~Writer() {
+  if (!impl_ || impl_->finished || !impl_->f) return;
+  try {
+    impl_->flush_records();  // what was written stays readable; the missing end block marks it unfinished
+  } catch (const std::exception&) {
+  }
+}
+
+void Writer::write(const Instr& in) {
+  auto& m = *impl_;
+  if (m.finished) throw Error("trace '" + m.path + "': write() after finish()");
+  const std::string problem = check_instr(m.header, in);
+  if (!problem.empty())
+    throw Error("trace '" + m.path + "': instruction " + std::to_string(m.instructions) + ": " + problem);
+  m.enc.encode(in, m.pending);
+  ++m.pending_records;
+  ++m.instructions;
+  m.lanes += std::bitset<32>(in.active_mask).count();
+  if (m.pending_records >= m.opt.records_per_block || m.pending.size() >= detail::kMaxBlockRawBytes / 8)
+    m.flush_records();
+}
+
+void Writer::finish(const uint32_t* final_buffer, size_t words) {
+  auto& m = *impl_;
+  if (m.finished) throw Error("trace '" + m.path + "': finish() called twice");
+  if (words != m.header.buffer_words)
+    throw Error("trace '" + m.path + "': final buffer has " + std::to_string(words) + " words, header says " +
+                std::to_string(m.header.buffer_words));
+  m.flush_records();
+  for (size_t at = 0; at < words; at += detail::kBufferWordsPerBlock) {
+    const size_t n = std::min<size_t>(detail::kBufferWordsPerBlock, words - at);
+    Bytes raw;
+    raw.reserve(4 * n);
+    for (size_t i = 0; i < n; ++i) detail::put_u32(raw, final_buffer[at + i]);
+    m.put(detail::frame_block(BlockKind::Buffer, static_cast<uint32_t>(n), raw, m.opt.zstd_level));
+    ++m.buffer_blocks;
+  }
+  Bytes end;
+  detail::put_varint(end, m.instructions);
+  detail::put_varint(end, m.lanes);
+  detail::put_varint(end, m.record_blocks);
+  detail::put_varint(end, m.buffer_blocks);
+  m.put(detail::frame_block(BlockKind::End, 0, end, m.opt.zstd_level));
+  m.finished = true;
+  std::FILE* f = m.f.release();
+  if (std::fclose(f) != 0) throw Error("cannot write trace '" + m.path + "': " + std::strerror(errno));
+}
+
+uint64_t Writer::instructions() const { return impl_->instructions; }
+uint64_t Writer::lanes() const { return impl_->lanes; }
+uint64_t Writer::bytes_written() const { return impl_->bytes; }
+
+// ---- reader -------------------------------------------------------------------------------
+
+struct Reader::Impl {
+  std::string path;
+  File f;
+  uint64_t file_bytes = 0, offset = 0;
+  Header header;
+  uint64_t block_index = 0;  // index of the next block to read
+  Bytes stored, raw;
+  std::string where;         // "FILE: block N (offset O)" of the current block
+  const uint8_t* rec_begin = nullptr;
+  size_t rec_size = 0;
+  std::unique_ptr<detail::Cursor> cur;
+  uint32_t rec_left = 0, rec_in_block = 0;
+  detail::RecordDecoder dec;
+  bool records_done = false, ended = false;
+  std::vector<uint32_t> buffer;
+  uint64_t instructions = 0, lanes = 0, record_blocks = 0, buffer_blocks = 0;
+
+  size_t read(uint8_t* p, size_t n) {
+    const size_t got = std::fread(p, 1, n, f.get());
+    offset += got;
+    return got;
+  }
+  [[noreturn]] void truncated(const std::string& what) const {
+    throw Error(path + ": truncated file: " + what + " (file is " + std::to_string(file_bytes) + " bytes)");
+  }
+  // Reads the next block; false at the end block.
+  bool next_block();
+};
+
+bool Reader::Impl::next_block() {
+  if (ended) return false;
+  uint8_t bh_bytes[detail::kBlockHeaderBytes];
+  const uint64_t at = offset;
+  where = path + ": block " + std::to_string(block_index) + " (offset " + std::to_string(at) + ")";
+  const size_t got = read(bh_bytes, sizeof bh_bytes);
+  if (got == 0) truncated("it ends after block " + std::to_string(block_index) + " without the end-of-trace block");
+  if (got < sizeof bh_bytes) truncated("block " + std::to_string(block_index) + " header is cut off");
+  const detail::BlockHeader bh = detail::parse_block_header(bh_bytes, where);
+  stored.resize(bh.stored_bytes);
+  if (read(stored.data(), bh.stored_bytes) < bh.stored_bytes)
+    truncated("block " + std::to_string(block_index) + " data is cut off");
+  detail::unframe_payload(bh, stored.data(), raw, where);
+  ++block_index;
+  switch (bh.kind) {
+    case BlockKind::Records:
+      if (records_done) throw Error(where + ": instruction block after the final buffer");
+      if (bh.count == 0) throw Error(where + ": instruction block with no records");
+      cur = std::make_unique<detail::Cursor>(raw.data(), raw.size(), where);
+      rec_left = bh.count;
+      rec_in_block = 0;
+      dec.reset();
+      ++record_blocks;
+      return true;
+    case BlockKind::Buffer: {
+      records_done = true;
+      if (uint64_t(bh.count) * 4 != raw.size()) throw Error(where + ": buffer block size does not match its count");
+      if (buffer.size() + bh.count > header.buffer_words)
+        throw Error(where + ": final buffer longer than the header's " + std::to_string(header.buffer_words) + " words");
+      for (uint32_t i = 0; i < bh.count; ++i) buffer.push_back(detail::get_u32(raw.data() + 4 * i));
+      ++buffer_blocks;
+      return true;
+    }
+    case BlockKind::End: {
+      records_done = true;
+      detail::Cursor c(raw.data(), raw.size(), where);
+      const uint64_t n = c.varint(), l = c.varint(), rb = c.varint(), bb = c.varint();
+      if (n != instructions || l != lanes || rb != record_blocks || bb != buffer_blocks)
+        throw Error(where + ": end-of-trace totals (" + std::to_string(n) + " instructions, " + std::to_string(rb) +
+                    " instruction blocks) do not match the file (" + std::to_string(instructions) + ", " +
+                    std::to_string(record_blocks) + "): blocks are missing");
+      if (buffer.size() != header.buffer_words)
+        throw Error(where + ": final buffer has " + std::to_string(buffer.size()) + " words, header says " +
+                    std::to_string(header.buffer_words));
+      uint8_t extra;
+      if (read(&extra, 1) != 0) throw Error(path + ": unexpected data after the end-of-trace block");
+      ended = true;
+      return false;
+    }
+  }
+  return false;
+}
+
+Reader::Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  auto& m = *impl_;
+  m.path = path;
+  m.f.reset(std::fopen(path.c_str(), "rb"));
+  if (!m.f) throw Error("cannot open trace '" + path + "': " + std::strerror(errno));
+  std::fseek(m.f.get(), 0, SEEK_END);
+  m.file_bytes = static_cast<uint64_t>(std::ftell(m.f.get()));
+  std::fseek(m.f.get(), 0, SEEK_SET);
+  std::setvbuf(m.f.get(), nullptr, _IOFBF, 1 << 20);
+  uint8_t pre[detail::kPreambleBytes];
+  const size_t got = m.read(pre, sizeof pre);
+  const size_t magic_seen = std::min<size_t>(got, 8);
+  if (std::memcmp(pre, detail::kMagic, magic_seen) != 0 || got == 0)
+    throw Error(path + ": not an ARCsim trace (wrong magic; expected \"ARCTRACE\")");
+  if (got < sizeof pre) m.truncated("the file header is cut off");
+  const uint16_t version = detail::get_u16(pre + 8);
+  if (version != kVersion)
+    throw Error(path + ": unsupported trace format version " + std::to_string(version) + " (this arcsim reads version " +
+                std::to_string(kVersion) + ")");
+  const uint32_t hlen = detail::get_u32(pre + 12);
+  if (hlen > detail::kMaxHeaderBytes) throw Error(path + ": file header length " + std::to_string(hlen) + " is implausible");
+  Bytes body(hlen + 4);
+  if (m.read(body.data(), body.size()) < body.size()) m.truncated("the file header is cut off");
+  if (detail::crc32_of(body.data(), hlen) != detail::get_u32(body.data() + hlen))
+    throw Error(path + ": checksum mismatch in the file header (corrupt file)");
+  m.header = detail::decode_header_body(body.data(), hlen, path);
+}
+
+Reader::~Reader() = default;
+
+const Header& Reader::header() const { return impl_->header; }
+
+bool Reader::next(Instr& out) {
+  auto& m = *impl_;
+  while (m.rec_left == 0) {
+    if (m.records_done || !m.next_block()) return false;
+    if (m.records_done) return false;
+  }
+  const std::string* where = &m.where;
+  try {
+    m.dec.decode(*m.cur, out);
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()).insert(where->size(), " record " + std::to_string(m.rec_in_block)));
+  }
+  const std::string problem = check_instr(m.header, out);
+  if (!problem.empty()) throw Error(*where + " record " + std::to_string(m.rec_in_block) + ": " + problem);
+  ++m.rec_in_block;
+  if (--m.rec_left == 0 && !m.cur->done()) throw Error(*where + ": malformed: bytes left after the last record");
+  ++m.instructions;
+  m.lanes += std::bitset<32>(out.active_mask).count();
+  return true;
+}
+
+const std::vector<uint32_t>& Reader::final_buffer() {
+  auto& m = *impl_;
+  Instr skip;
+  while (next(skip)) {
+  }
+  while (m.next_block()) {
+  }
+  return m.buffer;
+}
+
+uint64_t Reader::instructions() const { return impl_->instructions; }
+uint64_t Reader::lanes() const { return impl_->lanes; }
+uint64_t Reader::file_bytes() const { return impl_->file_bytes; }
+
+Trace read_trace(const std::string& path) {
+  Reader r(path);
+  Trace t;
+  t.header = r.header();
+  Instr in;
+  while (r.next(in)) t.instrs.push_back(in);
+  t.final_buffer = r.final_buffer();
+  return t;
+}
+
+void write_trace(const std::string& path, const Trace& t, WriterOptions opt) {
+  Writer w(path, t.header, opt);
+  for (const auto& in : t.instrs) w.write(in);
+  w.finish(t.final_buffer);
+}
+
+}  // namespace arc::trace

@@ -1,0 +1,133 @@
+// The ARCsim warp-atomic trace: one writer and one reader, used by everything (the CUDA
+// capture in sw/, the generator, `arcsim trace`, `arcsim verify`). Format: FORMAT.md here.
+// This header is deliberately light (standard library only) so a CUDA host program can
+// include it; zstd and zlib stay inside the library.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace arc::trace {
+
+constexpr uint16_t kVersion = 1;    // format version this build writes and reads
+constexpr int kLanes = 32;
+
+// How the producing kernel issued its atomics (ARC paper section 4; DESIGN.md data path 2).
+enum class Method : uint8_t { Baseline = 0, SwS = 1, SwB = 2, Hw = 3 };
+const char* method_name(Method m);            // "baseline", "sw-s", "sw-b", "hw"
+Method method_from_name(const std::string&);  // inverse; throws arc::Error on an unknown name
+
+// What an instruction's compute gap counts.
+enum class GapUnit : uint8_t { Cycles = 0, Instructions = 1 };
+
+// Per-instruction flags (Instr::flags). Undefined bits must be zero.
+constexpr uint32_t kFlagFirstOfWarp = 1u << 0;  // no earlier atomic in this warp: gap counts from warp start
+constexpr uint32_t kFlagGapClamped = 1u << 1;   // the real gap exceeded 2^32-1 and was clamped
+constexpr uint32_t kFlagsDefined = kFlagFirstOfWarp | kFlagGapClamped;
+
+struct Header {
+  std::string gpu_name;                 // e.g. "NVIDIA H100 80GB HBM3" or "synthetic"
+  uint32_t sm_count = 0;
+  uint32_t subcores_per_sm = 4;
+  std::string kernel_name;
+  Method method = Method::Baseline;
+  uint32_t balancing_threshold = 0;     // SW-S/SW-B: a group of >= this many lanes is reduced in core
+  std::string scene_generator;          // scene (or synthetic trace) generator name
+  uint64_t scene_seed = 0;
+  uint64_t buffer_words = 0;            // gradient buffer length in float (32-bit) words
+  uint8_t reduce_ftz = 0;               // FTZ mode of the code that made the partial sums: 1 flush, 0 keep subnormals
+  GapUnit gap_unit = GapUnit::Cycles;
+  std::vector<std::pair<std::string, std::string>> metadata;  // free-form key/value, order kept
+};
+
+// One warp-level atomic add instruction (red/atom.add.f32 on a float gradient buffer).
+struct Instr {
+  uint32_t sm = 0;
+  uint32_t subcore = 0;       // < Header::subcores_per_sm
+  uint32_t warp = 0;          // warp id within the SM, as the producer numbers warps
+  uint64_t seq = 0;           // per-warp sequence number of this atomic
+  uint32_t active_mask = 0;   // bit l = lane l issued an update (never 0)
+  uint32_t gap = 0;           // compute since this warp's previous atomic (Header::gap_unit)
+  uint32_t flags = 0;         // kFlag*
+  // Address groups = active lanes with equal addresses; a group's leader is its lowest lane.
+  // Bit l set: the group led by lane l was reduced on the GPU (SW-S: serial sum in ascending
+  // lane order starting from lane l's value) and partial_sum[l] holds the result bits.
+  uint32_t reduced_mask = 0;
+  std::array<uint32_t, kLanes> addr{};         // word index into the gradient buffer (active lanes)
+  std::array<uint32_t, kLanes> value{};        // binary32 bit pattern (active lanes)
+  std::array<uint32_t, kLanes> partial_sum{};  // binary32 bits at reduced leaders only
+};
+
+// True when a and b carry the same trace content (lanes outside the masks are ignored).
+bool same_content(const Instr& a, const Instr& b);
+
+// Checks an instruction against the header; returns "" when valid, else what is wrong
+// (empty mask, address out of range, subcore out of range, reduced_mask bit on a lane that
+// is not an active group leader, undefined flag bits).
+std::string check_instr(const Header& h, const Instr& in);
+
+struct WriterOptions {
+  uint32_t records_per_block = 16384;   // a block is flushed every N records (constant memory)
+  int zstd_level = 3;
+};
+
+// Streams a trace to a file. Memory stays bounded by one block whatever the trace length.
+class Writer {
+ public:
+  Writer(const std::string& path, const Header& header, WriterOptions opt = {});  // throws arc::Error
+  ~Writer();  // without finish() the file is left without its end marker (readers call it truncated)
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  void write(const Instr& in);  // throws arc::Error if check_instr() finds a problem
+  // Stores the final gradient buffer (exactly header.buffer_words words) and the end marker,
+  // then closes the file.
+  void finish(const uint32_t* final_buffer, size_t words);
+  void finish(const std::vector<uint32_t>& final_buffer) { finish(final_buffer.data(), final_buffer.size()); }
+
+  uint64_t instructions() const;
+  uint64_t lanes() const;          // lane updates written (sum of popcount(active_mask))
+  uint64_t bytes_written() const;  // file size so far (final after finish())
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Reads a trace file front to back, checking every checksum; any problem throws arc::Error
+// with one line naming it (file, block, record).
+class Reader {
+ public:
+  explicit Reader(const std::string& path);  // opens and reads the header
+  ~Reader();
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  const Header& header() const;
+  bool next(Instr& out);  // the next instruction; false after the last one
+  // The final gradient buffer (reads past any remaining instructions first).
+  const std::vector<uint32_t>& final_buffer();
+
+  uint64_t instructions() const;  // read so far
+  uint64_t lanes() const;         // lane updates read so far
+  uint64_t file_bytes() const;    // size of the file
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A whole trace in memory (tests, small traces).
+struct Trace {
+  Header header;
+  std::vector<Instr> instrs;
+  std::vector<uint32_t> final_buffer;
+};
+Trace read_trace(const std::string& path);
+void write_trace(const std::string& path, const Trace& t, WriterOptions opt = {});
+
+}  // namespace arc::trace
