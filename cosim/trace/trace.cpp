@@ -316,6 +316,7 @@ const std::vector<uint32_t>& Reader::final_buffer() {
 uint64_t Reader::instructions() const { return impl_->instructions; }
 uint64_t Reader::lanes() const { return impl_->lanes; }
 uint64_t Reader::file_bytes() const { return impl_->file_bytes; }
+uint64_t Reader::bytes_read() const { return impl_->offset; }
 
 Trace read_trace(const std::string& path) {
   Reader r(path);

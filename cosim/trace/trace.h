@@ -115,6 +115,7 @@ class Reader {
   uint64_t instructions() const;  // read so far
   uint64_t lanes() const;         // lane updates read so far
   uint64_t file_bytes() const;    // size of the file
+  uint64_t bytes_read() const;    // bytes consumed so far (for progress bars)
 
  private:
   struct Impl;

@@ -1,0 +1,195 @@
+// arcsim trace info | gen: characterize a warp-atomic trace (paper section 3.1) and write
+// seeded synthetic ones. Format: cosim/trace/FORMAT.md.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "error.h"
+#include "progress.h"
+#include "stats.h"
+#include "subcommand.h"
+#include "tracegen.h"
+
+namespace {
+
+struct InfoOptions {
+  std::string file;
+  bool json = false;
+  std::string plot;
+};
+
+nlohmann::json header_json(const arc::trace::Header& h) {
+  nlohmann::json meta = nlohmann::json::object();
+  for (const auto& [k, v] : h.metadata) meta[k] = v;
+  return {{"gpu_name", h.gpu_name},
+          {"sm_count", h.sm_count},
+          {"subcores_per_sm", h.subcores_per_sm},
+          {"kernel_name", h.kernel_name},
+          {"method", arc::trace::method_name(h.method)},
+          {"balancing_threshold", h.balancing_threshold},
+          {"scene_generator", h.scene_generator},
+          {"scene_seed", h.scene_seed},
+          {"buffer_words", h.buffer_words},
+          {"reduce_ftz", h.reduce_ftz},
+          {"gap_unit", h.gap_unit == arc::trace::GapUnit::Cycles ? "cycles" : "instructions"},
+          {"metadata", meta}};
+}
+
+nlohmann::json stats_json(const std::string& file, const arc::trace::TraceStats& s) {
+  return {{"file", file},
+          {"format_version", arc::trace::kVersion},
+          {"header", header_json(s.header)},
+          {"instructions", s.instructions},
+          {"lanes", s.lanes},
+          {"warps", s.warps},
+          {"sms", s.sms},
+          {"all_same_address_instructions", s.all_same},
+          {"all_same_address_fraction", s.all_same_fraction()},
+          {"reduced_groups", s.reduced_groups},
+          {"reduced_lanes", s.reduced_lanes},
+          {"file_bytes", s.file_bytes},
+          {"bytes_per_lane_update", s.bytes_per_lane()},
+          {"final_buffer_nonzero_words", s.buffer_nonzero},
+          {"active_lane_histogram", s.active_hist},
+          {"distinct_address_histogram", s.distinct_hist}};
+}
+
+void print_hist(const char* title, const std::array<uint64_t, 33>& h, uint64_t total) {
+  fmt::print("{}\n", title);
+  for (size_t n = 0; n < h.size(); ++n)
+    if (h[n]) fmt::print("  {:>2}: {:>12}  {:6.2f} %\n", n, h[n], 100.0 * static_cast<double>(h[n]) / static_cast<double>(total));
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+void plot(const nlohmann::json& j, const std::string& out) {
+  const std::string cmd = fmt::format("{} {} {}", shell_quote(ARCSIM_PYTHON), shell_quote(ARCSIM_PLOT_TRACE_INFO),
+                                      shell_quote(out));
+  std::FILE* p = popen(cmd.c_str(), "w");
+  if (!p) throw arc::Error("cannot run the plot script " + std::string(ARCSIM_PLOT_TRACE_INFO));
+  const std::string text = j.dump();
+  std::fwrite(text.data(), 1, text.size(), p);
+  const int rc = pclose(p);
+  if (rc != 0) throw arc::Error("plot script " + std::string(ARCSIM_PLOT_TRACE_INFO) + " failed writing " + out);
+}
+
+void run_info(const InfoOptions& o) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(o.file, ec);
+  arc::Progress bar("reading (bytes)", ec ? 0 : size, !o.json);
+  const auto s = arc::trace::compute_stats(o.file, [&](uint64_t n, uint64_t) { bar.update(n); });
+  bar.finish();
+  const auto j = stats_json(o.file, s);
+  if (!o.plot.empty()) plot(j, o.plot);
+  if (o.json) {
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  const auto& h = s.header;
+  fmt::print("trace          {} (format version {}, {} bytes)\n", o.file, arc::trace::kVersion, s.file_bytes);
+  fmt::print("gpu            {}, {} SMs x {} sub-cores\n", h.gpu_name, h.sm_count, h.subcores_per_sm);
+  fmt::print("kernel         {}, method {}, balancing threshold {}, partial sums FTZ={}\n", h.kernel_name,
+             arc::trace::method_name(h.method), h.balancing_threshold, h.reduce_ftz);
+  fmt::print("scene          {} seed {}\n", h.scene_generator, h.scene_seed);
+  fmt::print("buffer         {} words ({} nonzero at the end)\n", h.buffer_words, s.buffer_nonzero);
+  for (const auto& [k, v] : h.metadata) fmt::print("meta           {} = {}\n", k, v);
+  fmt::print("instructions   {}\n", s.instructions);
+  fmt::print("lane updates   {} ({:.2f} per instruction)\n", s.lanes,
+             s.instructions ? static_cast<double>(s.lanes) / static_cast<double>(s.instructions) : 0.0);
+  fmt::print("warps          {} on {} SMs\n", s.warps, s.sms);
+  fmt::print("one address    {:.2f} % of instructions have all active lanes on one address\n",
+             100 * s.all_same_fraction());
+  fmt::print("GPU-reduced    {} address groups ({} lanes)\n", s.reduced_groups, s.reduced_lanes);
+  fmt::print("size           {:.3f} bytes per lane update\n", s.bytes_per_lane());
+  print_hist("active lanes per instruction:", s.active_hist, s.instructions);
+  print_hist("distinct addresses per instruction:", s.distinct_hist, s.instructions);
+  if (!o.plot.empty()) fmt::print("plot           {}\n", o.plot);
+}
+
+struct GenOptions {
+  std::string out;
+  arc::tracegen::GenConfig cfg;
+  std::string activity = "bernoulli", sharing = "mix", method = "sw-s";
+  int ftz = 0;
+  uint32_t block_records = arc::trace::WriterOptions{}.records_per_block;
+  bool quiet = false;
+};
+
+void run_gen(GenOptions o) {
+  o.cfg.activity = arc::tracegen::activity_from_name(o.activity);
+  o.cfg.sharing = arc::tracegen::sharing_from_name(o.sharing);
+  o.cfg.method = arc::trace::method_from_name(o.method);
+  o.cfg.reduce_ftz = o.ftz ? arc::fp::FtzMode::Flush : arc::fp::FtzMode::Keep;
+  arc::trace::WriterOptions wo;
+  wo.records_per_block = o.block_records;
+  arc::Progress bar("generating", o.cfg.instructions, !o.quiet);
+  const auto r = arc::tracegen::generate(o.cfg, o.out, wo, [&](uint64_t n) { bar.update(n); });
+  bar.finish();
+  if (!o.quiet)
+    fmt::print("wrote {}: {} instructions, {} lane updates, {} GPU-reduced groups, {} bytes ({:.3f} bytes per lane "
+               "update), seed {}\n",
+               o.out, r.instructions, r.lanes, r.reduced_groups, r.bytes,
+               r.lanes ? static_cast<double>(r.bytes) / static_cast<double>(r.lanes) : 0.0, o.cfg.seed);
+}
+
+void setup(CLI::App& app) {
+  auto* trace = app.add_subcommand("trace", "Warp-atomic traces: characterize one (info) or generate one (gen).");
+  trace->require_subcommand(1);
+
+  auto io = std::make_shared<InfoOptions>();
+  auto* info = trace->add_subcommand(
+      "info", "Counts, active-lane and distinct-address histograms, all-lanes-one-address fraction, bytes per lane.");
+  info->add_option("file", io->file, "trace file")->required();
+  info->add_flag("--json", io->json, "print JSON instead of text");
+  info->add_option("--plot", io->plot, "also draw the two histograms into this PNG (scripts/plot_trace_info.py)");
+  info->callback([io] { run_info(*io); });
+
+  auto go = std::make_shared<GenOptions>();
+  auto& c = go->cfg;
+  auto* gen = trace->add_subcommand("gen", "Write a seeded synthetic trace (same flags + seed = identical file).");
+  gen->add_option("-o,--out", go->out, "output trace file")->required();
+  gen->add_option("-n,--instructions", c.instructions, "warp-level atomic instructions")->capture_default_str();
+  gen->add_option("--seed", c.seed, "generator seed (std::mt19937_64), recorded in the header")->capture_default_str();
+  gen->add_option("--sms", c.sms, "SMs")->capture_default_str();
+  gen->add_option("--subcores", c.subcores_per_sm, "sub-cores per SM")->capture_default_str();
+  gen->add_option("--warps-per-subcore", c.warps_per_subcore, "warps per sub-core")->capture_default_str();
+  gen->add_option("--buffer-words", c.buffer_words, "gradient buffer length (float words)")->capture_default_str();
+  gen->add_option("--activity", go->activity, "active lanes: full, bernoulli (--lane-prob), uniform (count 1..32)")
+      ->check(CLI::IsMember({"full", "bernoulli", "uniform"}))
+      ->capture_default_str();
+  gen->add_option("--lane-prob", c.lane_prob, "bernoulli: probability a lane is active")->capture_default_str();
+  gen->add_option("--sharing", go->sharing,
+                  "addresses: same, k (<= --k distinct), distinct, pool (--pool consecutive words), mix "
+                  "(same with --p-same, else k)")
+      ->check(CLI::IsMember({"same", "k", "distinct", "pool", "mix"}))
+      ->capture_default_str();
+  gen->add_option("--k", c.k, "k: addresses per instruction")->capture_default_str();
+  gen->add_option("--pool", c.pool, "pool: consecutive words per instruction")->capture_default_str();
+  gen->add_option("--p-same", c.p_same, "mix: probability all lanes share one address")->capture_default_str();
+  gen->add_option("--sigma", c.value_sigma, "values ~ normal(0, sigma)")->capture_default_str();
+  gen->add_option("--special-prob", c.special_prob, "probability a value is a subnormal, inf or NaN")
+      ->capture_default_str();
+  gen->add_option("--gap-mean", c.gap_mean, "mean compute gap between a warp's atomics (cycles)")
+      ->capture_default_str();
+  gen->add_option("--method", go->method, "what the 'GPU' did: baseline or sw-s")
+      ->check(CLI::IsMember({"baseline", "sw-s"}))
+      ->capture_default_str();
+  gen->add_option("--threshold", c.threshold, "sw-s: groups of >= this many lanes are reduced")->capture_default_str();
+  gen->add_option("--ftz", go->ftz, "FTZ mode of the 'GPU' partial sums: 0 (no -ftz) or 1")
+      ->check(CLI::IsMember({0, 1}))
+      ->capture_default_str();
+  gen->add_option("--block-records", go->block_records, "records per compressed block")->capture_default_str();
+  gen->add_flag("-q,--quiet", go->quiet, "print nothing");
+  gen->callback([go] { run_gen(*go); });
+}
+
+ARCSIM_SUBCOMMAND(40, setup);
+
+}  // namespace

@@ -1,0 +1,35 @@
+// Characterization of a trace (paper section 3.1): lane activity, address sharing, size.
+// One pass over a Reader; memory grows only with the number of distinct warps.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "trace.h"
+
+namespace arc::trace {
+
+struct TraceStats {
+  Header header;
+  uint64_t instructions = 0;
+  uint64_t lanes = 0;            // lane updates (active lanes summed)
+  uint64_t warps = 0;            // distinct (SM, warp) pairs
+  uint64_t sms = 0;              // distinct SMs seen
+  uint64_t all_same = 0;         // instructions whose active lanes all hit one address
+  uint64_t reduced_groups = 0;   // GPU-reduced address groups (partial sums carried)
+  uint64_t reduced_lanes = 0;    // lanes inside those groups
+  uint64_t file_bytes = 0;
+  uint64_t buffer_nonzero = 0;   // final-buffer words that are not +0
+  std::array<uint64_t, 33> active_hist{};    // [n] = instructions with n active lanes
+  std::array<uint64_t, 33> distinct_hist{};  // [n] = instructions with n distinct addresses
+  double bytes_per_lane() const { return lanes ? static_cast<double>(file_bytes) / static_cast<double>(lanes) : 0; }
+  double all_same_fraction() const {
+    return instructions ? static_cast<double>(all_same) / static_cast<double>(instructions) : 0;
+  }
+};
+
+// Reads the whole trace (checking it); progress(bytes read, file bytes) is called now and then.
+TraceStats compute_stats(const std::string& path, const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+}  // namespace arc::trace

@@ -1,0 +1,225 @@
+#include "tracegen.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "error.h"
+
+namespace arc::tracegen {
+
+Activity activity_from_name(const std::string& s) {
+  for (Activity a : {Activity::Full, Activity::Bernoulli, Activity::Uniform})
+    if (s == name(a)) return a;
+  throw Error("unknown lane activity '" + s + "' (expected full, bernoulli or uniform)");
+}
+
+Sharing sharing_from_name(const std::string& s) {
+  for (Sharing x : {Sharing::Same, Sharing::K, Sharing::Distinct, Sharing::Pool, Sharing::Mix})
+    if (s == name(x)) return x;
+  throw Error("unknown address sharing '" + s + "' (expected same, k, distinct, pool or mix)");
+}
+
+const char* name(Activity a) {
+  switch (a) {
+    case Activity::Full: return "full";
+    case Activity::Bernoulli: return "bernoulli";
+    case Activity::Uniform: return "uniform";
+  }
+  return "?";
+}
+
+const char* name(Sharing s) {
+  switch (s) {
+    case Sharing::Same: return "same";
+    case Sharing::K: return "k";
+    case Sharing::Distinct: return "distinct";
+    case Sharing::Pool: return "pool";
+    case Sharing::Mix: return "mix";
+  }
+  return "?";
+}
+
+namespace {
+
+// Draws from raw mt19937_64 outputs with fixed formulas (std:: distributions are not
+// specified bit for bit, and the trace must not change with the standard library).
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : g_(seed) {}
+  uint64_t bits() { return g_(); }
+  double unit() { return static_cast<double>(g_() >> 11) * 0x1.0p-53; }  // [0, 1)
+  uint32_t below(uint64_t n) { return static_cast<uint32_t>((g_() >> 32) * n >> 32); }
+  bool chance(double p) { return unit() < p; }
+  double normal() {  // Box-Muller
+    const double u1 = 1.0 - unit(), u2 = unit();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+  }
+
+ private:
+  std::mt19937_64 g_;
+};
+
+uint32_t float_bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+uint32_t draw_value(Rng& r, const GenConfig& c) {
+  if (c.special_prob > 0 && r.chance(c.special_prob)) {
+    const uint32_t sign = static_cast<uint32_t>(r.bits() & 1) << 31;
+    switch (r.below(4)) {
+      case 0:
+      case 1: return sign | (1 + r.below(0x7FFFFF));                        // subnormal
+      case 2: return sign | 0x7F800000u;                                     // infinity
+      default: return sign | 0x7F800000u | (1 + r.below(0x7FFFFF));         // NaN, any payload
+    }
+  }
+  return float_bits(static_cast<float>(r.normal() * c.value_sigma));
+}
+
+uint32_t draw_mask(Rng& r, const GenConfig& c) {
+  switch (c.activity) {
+    case Activity::Full: return 0xFFFFFFFFu;
+    case Activity::Bernoulli: {
+      uint32_t m = 0;
+      for (int l = 0; l < trace::kLanes; ++l)
+        if (r.chance(c.lane_prob)) m |= 1u << l;
+      return m ? m : 1u << r.below(32);
+    }
+    case Activity::Uniform: {
+      const uint32_t n = 1 + r.below(32);
+      int lanes[32];
+      for (int l = 0; l < 32; ++l) lanes[l] = l;
+      uint32_t m = 0;
+      for (uint32_t i = 0; i < n; ++i) {  // partial Fisher-Yates
+        const uint32_t j = i + r.below(32 - i);
+        std::swap(lanes[i], lanes[j]);
+        m |= 1u << lanes[i];
+      }
+      return m;
+    }
+  }
+  return 0xFFFFFFFFu;
+}
+
+void draw_addresses(Rng& r, const GenConfig& c, trace::Instr& in) {
+  const uint32_t W = c.buffer_words;
+  Sharing s = c.sharing;
+  if (s == Sharing::Mix) s = r.chance(c.p_same) ? Sharing::Same : Sharing::K;
+  uint32_t choices[32];
+  const uint32_t k = std::max<uint32_t>(1, std::min<uint32_t>(c.k, 32));
+  if (s == Sharing::K)
+    for (uint32_t i = 0; i < k; ++i) choices[i] = r.below(W);
+  const uint32_t pool = std::max<uint32_t>(1, std::min(c.pool, W));
+  const uint32_t base = s == Sharing::Pool ? r.below(W - pool + 1) : r.below(W);
+  for (int l = 0; l < trace::kLanes; ++l) {
+    if (!(in.active_mask >> l & 1)) continue;
+    switch (s) {
+      case Sharing::Same: in.addr[l] = base; break;
+      case Sharing::K: in.addr[l] = choices[r.below(k)]; break;
+      case Sharing::Distinct: in.addr[l] = r.below(W); break;
+      case Sharing::Pool: in.addr[l] = base + r.below(pool); break;
+      case Sharing::Mix: break;
+    }
+  }
+}
+
+}  // namespace
+
+trace::Header make_header(const GenConfig& c) {
+  trace::Header h;
+  h.gpu_name = "synthetic";
+  h.sm_count = c.sms;
+  h.subcores_per_sm = c.subcores_per_sm;
+  h.kernel_name = "arc_tracegen";
+  h.method = c.method;
+  h.balancing_threshold = c.method == trace::Method::SwS ? c.threshold : 0;
+  h.scene_generator = "arc_tracegen";
+  h.scene_seed = c.seed;
+  h.buffer_words = c.buffer_words;
+  h.reduce_ftz = static_cast<uint8_t>(c.reduce_ftz);
+  h.gap_unit = trace::GapUnit::Cycles;
+  h.metadata = {{"activity", name(c.activity)},
+                {"lane_prob", std::to_string(c.lane_prob)},
+                {"sharing", name(c.sharing)},
+                {"k", std::to_string(c.k)},
+                {"pool", std::to_string(c.pool)},
+                {"p_same", std::to_string(c.p_same)},
+                {"value_sigma", std::to_string(c.value_sigma)},
+                {"special_prob", std::to_string(c.special_prob)},
+                {"gap_mean", std::to_string(c.gap_mean)},
+                {"warps_per_subcore", std::to_string(c.warps_per_subcore)},
+                {"final_buffer", "replay of the method's atomics in trace order, FTZ=1 (ROP)"}};
+  return h;
+}
+
+GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOptions opt,
+                   const std::function<void(uint64_t)>& progress) {
+  if (c.method != trace::Method::Baseline && c.method != trace::Method::SwS)
+    throw Error(std::string("the generator makes baseline or sw-s traces, not ") + trace::method_name(c.method));
+  if (c.buffer_words == 0) throw Error("generator: buffer_words must be > 0");
+  if (c.sms == 0 || c.subcores_per_sm == 0 || c.warps_per_subcore == 0)
+    throw Error("generator: sms, subcores_per_sm and warps_per_subcore must be > 0");
+  if (c.lane_prob < 0 || c.lane_prob > 1 || c.p_same < 0 || c.p_same > 1 || c.special_prob < 0 || c.special_prob > 1)
+    throw Error("generator: probabilities must lie in [0, 1]");
+  Rng r(c.seed);
+  const trace::Header h = make_header(c);
+  trace::Writer w(path, h, opt);
+  const uint32_t warps_per_sm = c.subcores_per_sm * c.warps_per_subcore;
+  std::vector<uint64_t> next_seq(uint64_t(c.sms) * warps_per_sm, 0);
+  std::vector<uint32_t> mem(c.buffer_words, 0);
+  GenResult res;
+  trace::Instr in;
+  for (uint64_t i = 0; i < c.instructions; ++i) {
+    const uint32_t wid = r.below(next_seq.size());
+    in.sm = wid / warps_per_sm;
+    in.warp = wid % warps_per_sm;
+    in.subcore = in.warp % c.subcores_per_sm;
+    in.seq = next_seq[wid]++;
+    in.flags = in.seq == 0 ? trace::kFlagFirstOfWarp : 0;
+    const double g = std::floor(-std::log(1.0 - r.unit()) * c.gap_mean);
+    in.gap = g >= 4294967295.0 ? 0xFFFFFFFFu : static_cast<uint32_t>(g);
+    if (g >= 4294967295.0) in.flags |= trace::kFlagGapClamped;
+    in.active_mask = draw_mask(r, c);
+    in.addr.fill(0);
+    in.value.fill(0);
+    in.partial_sum.fill(0);
+    draw_addresses(r, c, in);
+    for (int l = 0; l < trace::kLanes; ++l)
+      if (in.active_mask >> l & 1) in.value[l] = draw_value(r, c);
+    // Address groups in order of their leader; SW-S reduces a group of >= threshold lanes.
+    in.reduced_mask = 0;
+    for (uint32_t rem = in.active_mask; rem;) {
+      const int lead = __builtin_ctz(rem);
+      uint32_t group = 0;
+      for (uint32_t t = rem; t; t &= t - 1)
+        if (in.addr[__builtin_ctz(t)] == in.addr[lead]) group |= 1u << __builtin_ctz(t);
+      rem &= ~group;
+      uint32_t& word = mem[in.addr[lead]];
+      if (c.method == trace::Method::SwS && static_cast<uint32_t>(__builtin_popcount(group)) >= c.threshold) {
+        uint32_t acc = in.value[lead];
+        for (uint32_t t = group & (group - 1); t; t &= t - 1)
+          acc = fp::add_ref(acc, in.value[__builtin_ctz(t)], c.reduce_ftz);
+        in.reduced_mask |= 1u << lead;
+        in.partial_sum[lead] = acc;
+        word = fp::add_ref(word, acc, fp::FtzMode::Flush);
+        ++res.reduced_groups;
+      } else {
+        for (uint32_t t = group; t; t &= t - 1) word = fp::add_ref(word, in.value[__builtin_ctz(t)], fp::FtzMode::Flush);
+      }
+    }
+    w.write(in);
+    if (progress && (i & 0x3FFF) == 0) progress(i);
+  }
+  w.finish(mem);
+  if (progress) progress(c.instructions);
+  res.instructions = w.instructions();
+  res.lanes = w.lanes();
+  res.bytes = w.bytes_written();
+  return res;
+}
+
+}  // namespace arc::tracegen

@@ -1,0 +1,63 @@
+// arc::tracegen: a seeded synthetic warp-atomic trace generator, so tests and CI have traces
+// without a GPU. Same config (seed included) -> byte-identical file. It plays the GPU: SW-S
+// partial sums with arc::fp::add_ref in the trace's FTZ mode (serial, ascending lanes), and
+// the final buffer by replaying the atomics the method sends, in trace order, with FTZ=1
+// (ROP, red.add.f32) semantics.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "fp32_ref.h"
+#include "trace.h"
+
+namespace arc::tracegen {
+
+// Which lanes of a warp are active.
+//  full: all 32. bernoulli: each lane with probability lane_prob (at least one).
+//  uniform: the active count is uniform in 1..32, lanes chosen at random.
+enum class Activity { Full, Bernoulli, Uniform };
+// How active lanes pick addresses.
+//  same: all lanes one address. k: each lane one of k random addresses (<= k distinct).
+//  distinct: every lane its own address. pool: each lane one of `pool` consecutive words from
+//  a random base (a primitive's parameters). mix: `same` with probability p_same, else k.
+enum class Sharing { Same, K, Distinct, Pool, Mix };
+
+Activity activity_from_name(const std::string& s);  // "full", "bernoulli", "uniform"
+Sharing sharing_from_name(const std::string& s);    // "same", "k", "distinct", "pool", "mix"
+const char* name(Activity a);
+const char* name(Sharing s);
+
+struct GenConfig {
+  uint64_t seed = 1;                 // std::mt19937_64 seed, recorded as the header's scene_seed
+  uint64_t instructions = 10000;
+  uint32_t sms = 4;
+  uint32_t subcores_per_sm = 4;
+  uint32_t warps_per_subcore = 4;    // warp id w lives on sub-core w % subcores_per_sm
+  uint32_t buffer_words = 1u << 16;
+  Activity activity = Activity::Bernoulli;
+  double lane_prob = 0.75;
+  Sharing sharing = Sharing::Mix;
+  uint32_t k = 4;
+  uint32_t pool = 8;
+  double p_same = 0.9;
+  double value_sigma = 1e-3;         // values ~ normal(0, sigma)
+  double special_prob = 0.0;         // per value: a subnormal, +-inf or NaN instead
+  double gap_mean = 200;             // compute gaps ~ geometric with this mean (cycles)
+  trace::Method method = trace::Method::SwS;  // baseline or sw-s
+  uint32_t threshold = 2;            // SW-S: a group of >= threshold lanes is reduced on the "GPU"
+  fp::FtzMode reduce_ftz = fp::FtzMode::Keep;  // the "GPU" partial sums' adder mode
+};
+
+trace::Header make_header(const GenConfig& cfg);
+
+struct GenResult {
+  uint64_t instructions = 0, lanes = 0, reduced_groups = 0, bytes = 0;
+};
+
+// Writes a whole synthetic trace to `path`; progress(instructions done) is called now and then.
+// Throws arc::Error on a bad config (method other than baseline/sw-s, empty buffer, ...).
+GenResult generate(const GenConfig& cfg, const std::string& path, trace::WriterOptions opt = {},
+                   const std::function<void(uint64_t)>& progress = {});
+
+}  // namespace arc::tracegen
