@@ -1,0 +1,108 @@
+// arc_reduce: ARC's reduction unit (paper 4.3 "Warp-level Reduction", 5.1, Figure 12). Sums a
+// group's lane values serially, in ascending lane order, through ONE arc_fp32_add, then emits
+// one atomic (address, sum, lane mask). The first (lowest) lane's value is the start, so the
+// sum is bit-exact with SW-S on a GPU (leader starts from its own value) and with
+// arc::golden::serial_sum; a one-lane group is its value unchanged.
+//
+// Values are fetched lane by lane from the operand register through a combinational read port
+// (rf_lane_o -> rf_value_i, same cycle), as Figure 12's serial register-file fetch.
+//
+// Cycle behaviour (tests/rtl/test_rtl_units.cpp, cosim/golden/rtl_timing.h):
+//   - a group of n lanes accepted in cycle D loads its first lane in D, adds one lane per
+//     cycle in D+1 .. D+n-1, and offers the sum in cycle D+n (latency n, 1 lane/cycle);
+//   - the sum is held until out_ready_i; in_ready_o is high when idle or in the cycle the sum
+//     is taken, so back-to-back groups need no bubble (n cycles per group);
+//   - the adder is combinational: one add per cycle, no pipeline hazards.
+// Precondition: in_lane_mask_i is not empty (the matcher never emits an empty group).
+module arc_reduce #(
+  parameter int Lanes     = 32,
+  parameter int AddrWidth = 32,
+  parameter int FTZ       = 1,
+  parameter int IdxWidth  = $clog2(Lanes)
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // Group in.
+  input  logic                 in_valid_i,
+  output logic                 in_ready_o,
+  input  logic [AddrWidth-1:0] in_addr_i,
+  input  logic [Lanes-1:0]     in_lane_mask_i,
+  // Operand read port (combinational).
+  output logic [IdxWidth-1:0]  rf_lane_o,
+  input  logic [31:0]          rf_value_i,
+  // Reduced atomic out.
+  output logic                 out_valid_o,
+  input  logic                 out_ready_i,
+  output logic [AddrWidth-1:0] out_addr_o,
+  output logic [31:0]          out_sum_o,
+  output logic [Lanes-1:0]     out_lane_mask_o,
+  // No group held.
+  output logic                 idle_o
+);
+
+  logic                 busy_q;  // a group is held (adding or waiting to be emitted)
+  logic [Lanes-1:0]     rem_q;   // lanes still to be added
+  logic [Lanes-1:0]     mask_q;
+  logic [AddrWidth-1:0] addr_q;
+  logic [31:0]          acc_q;
+
+  logic adding;
+  assign adding = busy_q && (rem_q != '0);
+
+  // The lane to read: the lowest remaining lane while adding, else the incoming group's first.
+  logic [Lanes-1:0]    scan;
+  logic [Lanes-1:0]    scan_onehot;
+  logic                scan_empty;
+  assign scan = adding ? rem_q : in_lane_mask_i;
+  arc_find_first #(.Width(Lanes)) u_next (
+    .in_i    (scan),
+    .idx_o   (rf_lane_o),
+    .onehot_o(scan_onehot),
+    .empty_o (scan_empty)
+  );
+
+  logic [31:0] sum;
+  arc_fp32_add #(.FTZ(FTZ)) u_add (
+    .a(acc_q),
+    .b(rf_value_i),
+    .y(sum)
+  );
+
+  assign out_valid_o     = busy_q && !adding;
+  assign out_addr_o      = addr_q;
+  assign out_sum_o       = acc_q;
+  assign out_lane_mask_o = mask_q;
+  assign idle_o          = !busy_q;
+  assign in_ready_o      = !busy_q || (out_valid_o && out_ready_i);
+
+  logic accept;
+  assign accept = in_valid_i && in_ready_o;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      rem_q  <= '0;
+    end else if (accept) begin
+      busy_q <= 1'b1;
+      rem_q  <= in_lane_mask_i & ~scan_onehot;
+    end else if (adding) begin
+      rem_q  <= rem_q & ~scan_onehot;
+    end else if (out_valid_o && out_ready_i) begin
+      busy_q <= 1'b0;
+    end
+  end
+
+  logic unused_scan_empty;
+  assign unused_scan_empty = scan_empty;
+
+  always_ff @(posedge clk_i) begin
+    if (accept) begin
+      addr_q <= in_addr_i;
+      mask_q <= in_lane_mask_i;
+      acc_q  <= rf_value_i;
+    end else if (adding) begin
+      acc_q  <= sum;
+    end
+  end
+
+endmodule

@@ -1,0 +1,181 @@
+// arc_subcore_top: ARC-HW for one sub-core (paper Figure 9/11/12). One `atomred [addr], f`
+// warp instruction in; the ordered stream of atomic transactions to the LSU out, each either a
+// per-lane atomic (route LSU) or one reduced atomic per address group (route reduced).
+//
+//   instr -> [operand + config registers] -> arc_addr_match -> arc_sched -+-> arc_reduce -----+-> txn
+//                                                                        +-> arc_lane_issue -+
+//
+// Operand delivery: the register-file read of the instruction's value operand arrives with the
+// instruction, all 32 lanes (1024 bits) in the accept cycle, as an operand collector delivers
+// a warp register; it is held in one operand register that arc_reduce / arc_lane_issue read
+// one lane per cycle. Mode, threshold and the LSU/ROP-busy input are sampled in the same
+// accept cycle and hold for all of the instruction's groups.
+//
+// Output order = arc::golden::process(): groups lowest lane first; an LSU group as per-lane
+// atomics in ascending lane order, a reduced group as one (addr, serial sum, lane mask).
+//
+// Cycle behaviour (cosim/golden/rtl_timing.h; tests/rtl/test_rtl_timing.cpp checks it):
+//   - one instruction in flight: instr_ready_o is high only when the matcher and both units
+//     are idle, i.e. 1 cycle after the previous instruction's last transaction was taken;
+//     an instruction with an empty mask occupies 1 cycle;
+//   - accept in cycle t; first group dispatched in t+1; a reduced group of n lanes is offered n
+//     cycles after its dispatch, per-lane atomics 1..n cycles after; consecutive groups of the
+//     same route follow back to back, a route change costs 1 bubble cycle;
+//   - txn_ready_i low holds the current transaction (stable payload) and stalls everything
+//     behind it; nothing is dropped or duplicated.
+module arc_subcore_top #(
+  parameter int AddrWidth = 32,
+  parameter int FTZ       = 1   // the reduction adder: 1 flushes subnormals (as red.add.f32)
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  // atomred warp instruction: lane l's address at [l*AddrWidth +: AddrWidth], its value
+  // (binary32) at [l*32 +: 32]; only lanes set in instr_mask_i take part.
+  input  logic                    instr_valid_i,
+  output logic                    instr_ready_o,
+  input  logic [31:0]             instr_mask_i,
+  input  logic [32*AddrWidth-1:0] instr_addr_i,
+  input  logic [32*32-1:0]        instr_value_i,
+  // Scheduler configuration and LSU/ROP stall status, sampled with the instruction.
+  input  logic [1:0]              mode_i,       // 0 never, 1 always, 2 threshold, 3 dynamic
+  input  logic [5:0]              threshold_i,  // reduce iff group size >= threshold (mode 2)
+  input  logic                    busy_i,       // LSU/ROP stalled: reduce (mode 3)
+  // Atomic transactions to the LSU.
+  output logic                    txn_valid_o,
+  input  logic                    txn_ready_i,
+  output logic                    txn_reduced_o,  // 1 = reduced group, 0 = per-lane atomic
+  output logic [AddrWidth-1:0]    txn_addr_o,
+  output logic [31:0]             txn_value_o,
+  output logic [31:0]             txn_lane_mask_o
+);
+
+  localparam int Lanes = 32;
+
+  // ------------------------------------------------------------ instruction accept
+  logic match_idle, red_idle, lsu_idle, match_in_ready;
+  assign instr_ready_o = match_idle && red_idle && lsu_idle;
+
+  logic accept;
+  assign accept = instr_valid_i && instr_ready_o;
+
+  logic [32*32-1:0] value_q;
+  logic [1:0]       mode_q;
+  logic [5:0]       threshold_q;
+  logic             busy_q;
+  always_ff @(posedge clk_i) begin
+    if (accept) begin
+      value_q     <= instr_value_i;
+      mode_q      <= mode_i;
+      threshold_q <= threshold_i;
+      busy_q      <= busy_i;
+    end
+  end
+
+  // ------------------------------------------------------------ address matcher
+  logic                 grp_valid, grp_ready, grp_last;
+  logic [AddrWidth-1:0] grp_addr;
+  logic [Lanes-1:0]     grp_mask;
+  arc_addr_match #(.Lanes(Lanes), .AddrWidth(AddrWidth)) u_match (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i     (accept),
+    .in_ready_o     (match_in_ready),
+    .in_mask_i      (instr_mask_i),
+    .in_addr_i      (instr_addr_i),
+    .out_valid_o    (grp_valid),
+    .out_ready_i    (grp_ready),
+    .out_addr_o     (grp_addr),
+    .out_lane_mask_o(grp_mask),
+    .out_last_o     (grp_last),
+    .idle_o         (match_idle)
+  );
+  // accept implies match_idle, so the matcher is always ready when the top accepts.
+  logic unused_match;
+  assign unused_match = match_in_ready ^ grp_last;
+
+  // ------------------------------------------------------------ scheduler
+  logic                 red_valid, red_ready, lsu_valid, lsu_ready, sched_reduce;
+  logic [AddrWidth-1:0] sched_addr;
+  logic [Lanes-1:0]     sched_mask;
+  arc_sched #(.Lanes(Lanes), .AddrWidth(AddrWidth), .ThrWidth(6)) u_sched (
+    .mode_i         (mode_q),
+    .threshold_i    (threshold_q),
+    .busy_i         (busy_q),
+    .in_valid_i     (grp_valid),
+    .in_ready_o     (grp_ready),
+    .in_addr_i      (grp_addr),
+    .in_lane_mask_i (grp_mask),
+    .red_valid_o    (red_valid),
+    .red_ready_i    (red_ready),
+    .red_idle_i     (red_idle),
+    .lsu_valid_o    (lsu_valid),
+    .lsu_ready_i    (lsu_ready),
+    .lsu_idle_i     (lsu_idle),
+    .out_addr_o     (sched_addr),
+    .out_lane_mask_o(sched_mask),
+    .reduce_o       (sched_reduce)
+  );
+  logic unused_sched;
+  assign unused_sched = sched_reduce;
+
+  // ------------------------------------------------------------ operand read port
+  // The scheduler never lets both units hold a group, so one read port serves both: the LSU
+  // issue unit reads while it holds lanes, the reduction unit otherwise.
+  logic [4:0]  red_lane, lsu_lane, rf_lane;
+  logic [31:0] rf_value;
+  assign rf_lane  = lsu_idle ? red_lane : lsu_lane;
+  assign rf_value = value_q[rf_lane*32 +: 32];
+
+  // ------------------------------------------------------------ reduction unit
+  logic                 red_out_valid;
+  logic [AddrWidth-1:0] red_out_addr;
+  logic [31:0]          red_out_sum;
+  logic [Lanes-1:0]     red_out_mask;
+  arc_reduce #(.Lanes(Lanes), .AddrWidth(AddrWidth), .FTZ(FTZ)) u_reduce (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i     (red_valid),
+    .in_ready_o     (red_ready),
+    .in_addr_i      (sched_addr),
+    .in_lane_mask_i (sched_mask),
+    .rf_lane_o      (red_lane),
+    .rf_value_i     (rf_value),
+    .out_valid_o    (red_out_valid),
+    .out_ready_i    (txn_ready_i),
+    .out_addr_o     (red_out_addr),
+    .out_sum_o      (red_out_sum),
+    .out_lane_mask_o(red_out_mask),
+    .idle_o         (red_idle)
+  );
+
+  // ------------------------------------------------------------ LSU route
+  logic                 lsu_out_valid;
+  logic [AddrWidth-1:0] lsu_out_addr;
+  logic [31:0]          lsu_out_value;
+  logic [Lanes-1:0]     lsu_out_mask;
+  arc_lane_issue #(.Lanes(Lanes), .AddrWidth(AddrWidth)) u_lane_issue (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i     (lsu_valid),
+    .in_ready_o     (lsu_ready),
+    .in_addr_i      (sched_addr),
+    .in_lane_mask_i (sched_mask),
+    .rf_lane_o      (lsu_lane),
+    .rf_value_i     (rf_value),
+    .out_valid_o    (lsu_out_valid),
+    .out_ready_i    (txn_ready_i),
+    .out_addr_o     (lsu_out_addr),
+    .out_value_o    (lsu_out_value),
+    .out_lane_mask_o(lsu_out_mask),
+    .idle_o         (lsu_idle)
+  );
+
+  // ------------------------------------------------------------ output merge
+  // At most one unit holds a group, so at most one offers a transaction.
+  assign txn_valid_o     = red_out_valid || lsu_out_valid;
+  assign txn_reduced_o   = red_out_valid;
+  assign txn_addr_o      = red_out_valid ? red_out_addr : lsu_out_addr;
+  assign txn_value_o     = red_out_valid ? red_out_sum : lsu_out_value;
+  assign txn_lane_mask_o = red_out_valid ? red_out_mask : lsu_out_mask;
+
+endmodule
