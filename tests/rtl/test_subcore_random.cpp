@@ -1,5 +1,5 @@
 // The Verilated arc_subcore_top vs arc::golden::process() on random warp instructions
-// (ARCSIM_RTL_VECTORS per FTZ mode, default 500,000, so 1,000,000 in all) plus the directed
+// (ARCSIM_RTL_VECTORS per FTZ mode, default 1,000,000) plus the directed
 // corners; every transaction compared bit for bit, in order, including the route.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ class SubcoreRandom : public ::testing::TestWithParam<FtzMode> {};
 
 TEST_P(SubcoreRandom, MatchesGoldenBitForBit) {
   const FtzMode ftz = GetParam();
-  const uint64_t n = arc::test::env_count("ARCSIM_RTL_VECTORS", 500'000);
+  const uint64_t n = arc::test::env_count("ARCSIM_RTL_VECTORS", 1'000'000);
   arc::dut::SubcoreOptions opt;
   opt.ftz = ftz;
   arc::dut::SubcoreDut dut(opt);

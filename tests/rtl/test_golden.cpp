@@ -1,0 +1,114 @@
+// arc::golden on hand-worked cases: grouping and its order, serial vs butterfly order, the
+// one-lane and empty sums, every scheduler mode, process() order and the ROP memory image.
+#include <gtest/gtest.h>
+
+#include "error.h"
+#include "golden.h"
+#include "rtl_timing.h"
+
+namespace {
+
+using namespace arc::golden;
+using arc::fp::FtzMode;
+
+constexpr uint32_t kOne = 0x3F800000u, kTwo24 = 0x4B800000u;
+
+WarpInstr instr(uint32_t mask, std::initializer_list<uint32_t> addrs) {
+  WarpInstr w;
+  w.active_mask = mask;
+  int l = 0;
+  for (uint32_t a : addrs) w.addr[l++] = a;
+  w.value.fill(kOne);
+  return w;
+}
+
+TEST(Golden, GroupsOrderedByLowestLane) {
+  const auto w = instr(0b111111, {9, 3, 9, 3, 7, 9});
+  const std::vector<Group> want = {{9, 0b100101}, {3, 0b001010}, {7, 0b010000}};
+  EXPECT_EQ(match_addresses(w), want);
+  EXPECT_TRUE(match_addresses(instr(0, {1, 1})).empty());
+  const auto inactive = instr(0b101, {4, 4, 5});  // lane 1 shares lane 0's address but is inactive
+  EXPECT_EQ(match_addresses(inactive), (std::vector<Group>{{4, 0b001}, {5, 0b100}}));
+}
+
+TEST(Golden, SerialSumIsAscendingFromTheFirstLane) {
+  WarpInstr w = instr(0b111, {0, 0, 0});
+  w.value[0] = kTwo24;  // 2^24 + 1 -> 2^24 (tie to even), twice
+  EXPECT_EQ(serial_sum(w, 0b111, FtzMode::Flush), kTwo24);
+  w.value[0] = kOne;
+  w.value[2] = kTwo24;  // 1 + 1 = 2, 2 + 2^24 exact
+  EXPECT_EQ(serial_sum(w, 0b111, FtzMode::Flush), 0x4B800001u);
+  w.value[1] = 0x00000001u;  // one lane: unchanged, even a subnormal under FTZ
+  EXPECT_EQ(serial_sum(w, 0b010, FtzMode::Flush), 0x00000001u);
+  w.value[1] = 0x7FC00001u;  // one lane: a non-canonical NaN passes unchanged
+  EXPECT_EQ(serial_sum(w, 0b010, FtzMode::Flush), 0x7FC00001u);
+  EXPECT_EQ(serial_sum(w, 0b011, FtzMode::Flush), arc::fp::kCanonicalNaN);
+  EXPECT_EQ(serial_sum(w, 0, FtzMode::Flush), 0u);
+  w.value[0] = 0x00000001u;  // subnormal + subnormal: kept or flushed
+  w.value[1] = 0x00000001u;
+  EXPECT_EQ(serial_sum(w, 0b011, FtzMode::Keep), 0x00000002u);
+  EXPECT_EQ(serial_sum(w, 0b011, FtzMode::Flush), 0u);
+}
+
+TEST(Golden, ButterflyTreeOrder) {
+  std::array<uint32_t, kLanes> v{};
+  v.fill(kOne);
+  EXPECT_EQ(butterfly_sum(v, 0xFFFFFFFFu, FtzMode::Flush), 0x42000000u);  // 32.0
+  EXPECT_EQ(butterfly_sum(v, 0x0000000Fu, FtzMode::Flush), 0x40800000u);  // 4.0
+  v[5] = 0x80000000u;
+  EXPECT_EQ(butterfly_sum(v, 1u << 5, FtzMode::Flush), 0u);  // -0 + zeros of inactive lanes = +0
+  // Tree vs serial: lane 0 = 2^24, lanes 1 and 17 = 1. Serial: (2^24 + 1) ties to 2^24,
+  // again for lane 17: 2^24. Tree: offset 16 makes lane 1 = 1 + 1 = 2, offset 1 adds it to
+  // lane 0: 2^24 + 2, exact.
+  v.fill(0);
+  v[0] = kTwo24;
+  v[1] = kOne;
+  v[17] = kOne;
+  WarpInstr w;
+  w.active_mask = 0x20003u;
+  w.value = v;
+  EXPECT_EQ(serial_sum(w, w.active_mask, FtzMode::Flush), kTwo24);
+  EXPECT_EQ(butterfly_sum(v, w.active_mask, FtzMode::Flush), 0x4B800001u);
+}
+
+TEST(Golden, RoutingPerMode) {
+  const Group g{1, 0b1111};
+  EXPECT_EQ(route_group(g, {SchedMode::Never, 0, FtzMode::Flush}, true), Route::Lsu);
+  EXPECT_EQ(route_group(g, {SchedMode::Always, 99, FtzMode::Flush}, false), Route::Reduced);
+  EXPECT_EQ(route_group(g, {SchedMode::Threshold, 4, FtzMode::Flush}, false), Route::Reduced);
+  EXPECT_EQ(route_group(g, {SchedMode::Threshold, 5, FtzMode::Flush}, true), Route::Lsu);
+  EXPECT_EQ(route_group(g, {SchedMode::Threshold, 0, FtzMode::Flush}, false), Route::Reduced);
+  EXPECT_EQ(route_group(g, {SchedMode::Dynamic, 0, FtzMode::Flush}, false), Route::Lsu);
+  EXPECT_EQ(route_group(g, {SchedMode::Dynamic, 0, FtzMode::Flush}, true), Route::Reduced);
+}
+
+TEST(Golden, ProcessOrderAndTiming) {
+  WarpInstr w = instr(0b11111, {5, 6, 5, 6, 5});
+  for (int l = 0; l < 5; ++l) w.value[l] = kOne + (static_cast<uint32_t>(l) << 20);
+  // Threshold 3: group {0,2,4} (3 lanes) reduced, group {1,3} as two per-lane atomics.
+  const auto t = process(w, {SchedMode::Threshold, 3, FtzMode::Flush}, false);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].route, Route::Reduced);
+  EXPECT_EQ(t[0].lane_mask, 0b10101u);
+  EXPECT_EQ(t[0].value, serial_sum(w, 0b10101, FtzMode::Flush));
+  EXPECT_EQ(t[1], (Transaction{Route::Lsu, 6, w.value[1], 0b00010}));
+  EXPECT_EQ(t[2], (Transaction{Route::Lsu, 6, w.value[3], 0b01000}));
+  // Reduced group of 3 dispatched at 1, sum at 4; route change: LSU lanes at 6 and 7.
+  const auto s = rtl_timing::schedule(t);
+  EXPECT_EQ(s.emit, (std::vector<uint64_t>{4, 6, 7}));
+  EXPECT_EQ(s.next_accept, 8u);
+  EXPECT_EQ(rtl_timing::schedule({}).next_accept, 1u);
+}
+
+TEST(Golden, MemoryImageIsRopFtz) {
+  MemoryImage m(4);
+  m.apply(2, kOne);
+  m.apply({Route::Reduced, 2, kOne, 3});
+  EXPECT_EQ(m.at(2), 0x40000000u);
+  m.apply(1, 0x00000001u);  // subnormal flushed by the ROP
+  EXPECT_EQ(m.at(1), 0u);
+  EXPECT_THROW(m.apply(4, kOne), arc::Error);
+  EXPECT_THROW(m.at(100), arc::Error);
+}
+
+}  // namespace
