@@ -9,7 +9,7 @@
 
 #include "error.h"
 #include "progress.h"
-#include "stats.h"
+#include "trace_stats.h"
 #include "subcommand.h"
 #include "tracegen.h"
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "codec.h"
+#include "trace_codec.h"
 #include "error.h"
 
 namespace arc::trace {
@@ -269,6 +269,9 @@ Reader::Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
   if (version != kVersion)
     throw Error(path + ": unsupported trace format version " + std::to_string(version) + " (this arcsim reads version " +
                 std::to_string(kVersion) + ")");
+  if (detail::get_u16(pre + 10) != 0)
+    throw Error(path + ": unsupported trace flags " + std::to_string(detail::get_u16(pre + 10)) +
+                " in the preamble (this arcsim knows none)");
   const uint32_t hlen = detail::get_u32(pre + 12);
   if (hlen > detail::kMaxHeaderBytes) throw Error(path + ": file header length " + std::to_string(hlen) + " is implausible");
   Bytes body(hlen + 4);

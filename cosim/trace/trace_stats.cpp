@@ -1,4 +1,4 @@
-#include "stats.h"
+#include "trace_stats.h"
 
 #include <unordered_set>
 

@@ -1,5 +1,5 @@
 // Byte-level encoding of the trace format (FORMAT.md): header, block framing, records.
-#include "codec.h"
+#include "trace_codec.h"
 
 #include <zlib.h>
 #include <zstd.h>

@@ -1,0 +1,105 @@
+// The built arcsim binary on good and bad trace files: bad input gives exit code 2 and one
+// line "arcsim: error: <problem>" on stderr; a bad flag is refused with a non-zero exit.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace arc::trace {
+namespace {
+
+using testing::read_bytes;
+using testing::small_trace;
+using testing::tmp_path;
+using testing::write_bytes;
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run arcsim(const std::string& args) {
+  const std::string out = tmp_path("stdout"), err = tmp_path("stderr");
+  const std::string cmd = std::string(ARCSIM_BIN) + " " + args + " >" + out + " 2>" + err;
+  const int st = std::system(cmd.c_str());
+  const auto o = read_bytes(out), e = read_bytes(err);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, std::string(o.begin(), o.end()), std::string(e.begin(), e.end())};
+}
+
+// Exit 2 and exactly one stderr line "arcsim: error: ..." that contains `what`.
+void expect_one_line_error(const Run& r, const std::string& what) {
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("arcsim: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+}
+
+TEST(TraceCli, GenThenInfoJson) {
+  const std::string path = tmp_path("gen");
+  Run r = arcsim("trace gen --out " + path + " -n 3000 --seed 5 --activity full --sharing same");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = arcsim("trace info --json " + path);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["instructions"], 3000);
+  EXPECT_EQ(j["lanes"], 3000 * 32);
+  EXPECT_EQ(j["all_same_address_fraction"], 1.0);
+  EXPECT_EQ(j["active_lane_histogram"][32], 3000);
+  EXPECT_EQ(j["header"]["scene_seed"], 5);
+  EXPECT_GT(j["bytes_per_lane_update"].get<double>(), 0.0);
+}
+
+TEST(TraceCli, MissingFile) { expect_one_line_error(arcsim("trace info /nonexistent.trace"), "cannot open trace"); }
+
+TEST(TraceCli, Truncated) {
+  const std::string path = small_trace("trunc");
+  auto b = read_bytes(path);
+  b.resize(b.size() / 2);
+  write_bytes(path, b);
+  expect_one_line_error(arcsim("trace info " + path), "truncated file");
+}
+
+TEST(TraceCli, FlippedByte) {
+  const std::string path = small_trace("flip");
+  auto b = read_bytes(path);
+  b[b.size() / 2] ^= 0x40;
+  write_bytes(path, b);
+  expect_one_line_error(arcsim("trace info " + path), "checksum mismatch");
+}
+
+TEST(TraceCli, WrongMagic) {
+  const std::string path = tmp_path("magic");
+  write_bytes(path, {'P', 'K', 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  expect_one_line_error(arcsim("trace info " + path), "not an ARCsim trace (wrong magic");
+}
+
+TEST(TraceCli, WrongVersion) {
+  const std::string path = small_trace("version");
+  auto b = read_bytes(path);
+  b[8] = 2;
+  write_bytes(path, b);
+  expect_one_line_error(arcsim("trace info " + path), "unsupported trace format version 2");
+}
+
+TEST(TraceCli, LaneDataInconsistentWithMask) {
+  const std::string path = small_trace("lanes");
+  testing::corrupt_lane_count(path);
+  expect_one_line_error(arcsim("trace info " + path), "lane data inconsistent with the mask");
+}
+
+TEST(TraceCli, UnknownFlag) {
+  const std::string path = small_trace("flag");
+  const Run r = arcsim("trace info " + path + " --no-such-flag");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("--no-such-flag"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(TraceCli, GenRejectsBadValues) {
+  expect_one_line_error(arcsim("trace gen --out " + tmp_path("x") + " --lane-prob 1.5"), "probabilities");
+}
+
+}  // namespace
+}  // namespace arc::trace
