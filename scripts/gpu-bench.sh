@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Reproduces the ARC-SW GPU benchmark on an NVIDIA GPU (made for the H100, sm_90) in one
+# command: builds arc_bench (unless ARC_BENCH_BIN names a built one), records the GPU
+# (nvidia-smi: name, driver, clocks), checks Baseline's SASS for per-lane atomics, runs the
+# finite-difference checks and the benchmark (every method vs Baseline), captures traces,
+# and plots. Usage: scripts/gpu-bench.sh [OUT_DIR=results/h100] [extra arc_bench options]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$root/results/h100}
+shift || true
+mkdir -p "$out"
+bin=${ARC_BENCH_BIN:-}
+if [ -z "$bin" ]; then
+  build=${ARCSIM_BUILD_DIR:-$root/build-gpu}
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DARCSIM_SW_CHECK_ARCHS= || exit 1
+  cmake --build "$build" --target arc_bench -j "${ARCSIM_JOBS:-$(nproc)}" || exit 1
+  bin=$build/sw/arc_bench
+fi
+status=0
+
+# 1. The GPU as found (clocks are read, never set).
+q=name,driver_version,pstate,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,temperature.gpu
+{
+  echo "# nvidia-smi --query-gpu=$q (before the benchmark)"
+  nvidia-smi --query-gpu=$q --format=csv
+} > "$out/gpu.txt" 2>&1
+smi() { nvidia-smi --query-gpu="$1" --format=csv,noheader 2>/dev/null | head -1 | sed 's/^ *//'; }
+meta=(--meta "gpu_name=$(smi name)" --meta "driver=$(smi driver_version)"
+      --meta "clocks_sm_mhz_idle=$(smi clocks.sm)" --meta "clocks_max_sm=$(smi clocks.max.sm)"
+      --meta "clocks_mem=$(smi clocks.mem)" --meta "power_limit=$(smi power.limit)"
+      --meta "nvcc=$( (nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version) | tail -1)")
+
+# 2. SASS: per kernel, the atomic and warp-collective instructions the compiler emitted.
+cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+if [ -x "$cuobjdump" ]; then
+  "$cuobjdump" -sass "$bin" | awk '
+    /Function :/ { if (f) print f, n["REDG"]+0, n["ATOMG"]+0, n["MATCH"]+0, n["VOTE"]+0, n["SHFL"]+0, n["REDUX"]+0;
+                   f = $3; delete n }
+    /REDG|ATOMG|MATCH|VOTE|SHFL|REDUX/ {
+      if ($0 ~ /REDG/) n["REDG"]++; if ($0 ~ /ATOMG/) n["ATOMG"]++; if ($0 ~ /MATCH/) n["MATCH"]++;
+      if ($0 ~ /VOTE/) n["VOTE"]++; if ($0 ~ /SHFL/) n["SHFL"]++; if ($0 ~ /REDUX/) n["REDUX"]++ }
+    END { if (f) print f, n["REDG"]+0, n["ATOMG"]+0, n["MATCH"]+0, n["VOTE"]+0, n["SHFL"]+0, n["REDUX"]+0 }' |
+    { echo "kernel REDG ATOMG MATCH VOTE SHFL REDUX"; grep backward_kernel; } > "$out/sass.txt"
+  # The Baseline kernels' atomic lines verbatim (what one lane's update compiles to).
+  "$cuobjdump" -sass "$bin" | awk '/Function :/ {keep = ($0 ~ /MethodE0ELi1E/)} keep && /REDG|ATOMG|MATCH|REDUX/' \
+    | sed 's/^ *//' | sort | uniq -c | sort -rn | head -20 >> "$out/sass.txt"
+else
+  echo "cuobjdump not found: SASS not checked" > "$out/sass.txt"
+fi
+
+# 3. Finite differences (tiny scenes) + the benchmark at full size.
+"$bin" --fd --out "$out" "${meta[@]}" "$@" 2>&1 | tee "$out/bench.log" || status=1
+
+# 4. Traces: one small real-GPU SW-S trace per workload (the 3DGS one is the test fixture).
+for w in gs tex pulsar; do
+  "$bin" --trace "$out/trace-$w-sws.arctrace" --trace-workload "$w" --trace-method sws \
+         --trace-threshold 1 --trace-size 32x32 --trace-prims 100 "${meta[@]}" 2>&1 | tee -a "$out/bench.log" \
+    || status=1
+done
+
+{
+  echo "# nvidia-smi --query-gpu=$q (after the benchmark)"
+  nvidia-smi --query-gpu=$q --format=csv,noheader
+} >> "$out/gpu.txt" 2>&1
+
+# 5. Plot (matplotlib; on a machine without it run scripts/plot_bench.py later).
+if [ -z "${ARC_NO_PLOT:-}" ] && python3 -c "import matplotlib" 2>/dev/null; then
+  python3 "$root/scripts/plot_bench.py" "$out/bench.json" "$out/bench.png" || status=1
+fi
+exit $status

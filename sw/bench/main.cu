@@ -1,0 +1,183 @@
+// arc_bench: checks, times and traces the ARC-SW reduce methods on the GPU workloads.
+//   benchmark: per workload x method x threshold, median gradient-step time of --reps runs
+//              (cudaEvent, after --warmup), speedups vs Baseline, agreement with Baseline;
+//   --fd:      finite differences on tiny scenes vs the GPU gradient;
+//   --trace:   one capture in the project's trace format (cosim/trace).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "report.h"
+#include "trace_out.h"
+#include "workload.h"
+#include "../workloads/common.cuh"
+
+namespace arc::sw {
+namespace {
+
+// Agreement with Baseline: float atomics commute only up to rounding, so two runs of one
+// method already differ by ~1e-7 relative; any real error (a lost or doubled lane) is >= 1e-3.
+constexpr double kAgreeTol = 1e-4;
+
+std::unique_ptr<Workload> make(const std::string& w, const BenchArgs& a, int width, int height, size_t prims) {
+  if (w == "gs") return make_gs(width, height, prims ? prims : a.gaussians, a.seed);
+  if (w == "pulsar") return make_pulsar(width, height, prims ? prims : a.spheres, a.seed);
+  return make_tex(width, height, a.tex_w, a.tex_h, a.seed);
+}
+
+double rel_l2(const std::vector<float>& g, const std::vector<float>& ref) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    const double d = static_cast<double>(g[i]) - ref[i];
+    num += d * d;
+    den += static_cast<double>(ref[i]) * ref[i];
+  }
+  if (!std::isfinite(num)) return INFINITY;
+  return std::sqrt(num / std::max(den, 1e-300));
+}
+
+struct Timing {
+  double median = 0, min = 0, max = 0;
+};
+template <class F>
+Timing time_it(int warmup, int reps, F&& f) {
+  EventTimer t;
+  for (int i = 0; i < warmup; ++i) f();
+  ARC_CUDA(cudaDeviceSynchronize());
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    t.start();
+    f();
+    ms.push_back(t.stop());
+  }
+  std::sort(ms.begin(), ms.end());
+  return {ms[ms.size() / 2], ms.front(), ms.back()};
+}
+
+int run_trace(const BenchArgs& a, const cudaDeviceProp& prop) {
+  auto w = make(a.trace_workload, a, a.trace_width, a.trace_height, a.trace_prims);
+  w->forward();
+  w->backward(MethodSpec{"baseline", 1}, 0);
+  const auto ref = w->grads();
+  const uint64_t cap = 1u << 21;
+  CaptureResult c = w->capture(a.trace_method, a.trace_threshold, cap);
+  if (c.asked > cap) throw arc::Error("trace: " + std::to_string(c.asked) + " records exceed the capture buffer");
+  const double agree = rel_l2(c.grads, ref);
+  TraceInfo info;
+  info.gpu_name = prop.name;
+  info.sm_count = static_cast<uint32_t>(prop.multiProcessorCount);
+  info.kernel_name = w->kernel_name();
+  info.method = a.trace_method;
+  info.threshold = static_cast<uint32_t>(a.trace_threshold);
+  info.generator = w->generator();
+  info.seed = w->seed();
+  info.reduce_ftz = 0;  // sw/ is built without -ftz / --use_fast_math: add.f32 keeps subnormals
+  info.meta = w->describe();
+  info.meta.emplace_back("capture_rel_l2_vs_baseline", std::to_string(agree));
+  info.meta.emplace_back("cuda_arch", "sm_" + std::to_string(prop.major) + std::to_string(prop.minor));
+  for (const auto& kv : a.meta) info.meta.push_back(kv);
+  const TraceStats st = write_capture(a.trace_path, info, c.recs, c.grads);
+  std::printf("trace %s: %s/%s thr=%d, %llu instructions, %llu lanes, %llu bytes, rel_l2 vs baseline %.2e\n",
+              a.trace_path.c_str(), a.trace_workload.c_str(), a.trace_method.c_str(), a.trace_threshold,
+              static_cast<unsigned long long>(st.instructions), static_cast<unsigned long long>(st.lanes),
+              static_cast<unsigned long long>(st.bytes), agree);
+  return agree <= kAgreeTol ? 0 : 1;
+}
+
+int run_bench(const BenchArgs& a, const cudaDeviceProp& prop) {
+  Report rep;
+  rep.meta.emplace_back("gpu", prop.name);
+  rep.meta.emplace_back("sm_count", std::to_string(prop.multiProcessorCount));
+  rep.meta.emplace_back("cuda_arch", "sm_" + std::to_string(prop.major) + std::to_string(prop.minor));
+  int drv = 0, rt = 0;
+  ARC_CUDA(cudaDriverGetVersion(&drv));
+  ARC_CUDA(cudaRuntimeGetVersion(&rt));
+  rep.meta.emplace_back("cuda_driver_api", std::to_string(drv));
+  rep.meta.emplace_back("cuda_runtime", std::to_string(rt));
+  rep.meta.emplace_back("seed", std::to_string(a.seed));
+  rep.meta.emplace_back("reps", std::to_string(a.reps));
+  rep.meta.emplace_back("warmup", std::to_string(a.warmup));
+  rep.meta.emplace_back("agree_tolerance_rel_l2", std::to_string(kAgreeTol));
+  for (const auto& kv : a.meta) rep.meta.push_back(kv);
+  bool ok = true;
+
+  if (a.fd) {
+    for (const auto& wn : a.workloads) {
+      auto w = wn == "gs" ? make_gs(48, 32, 40, a.seed)
+             : wn == "pulsar" ? make_pulsar(48, 32, 40, a.seed)
+                              : make_tex(40, 24, 8, 8, a.seed);
+      std::string detail;
+      const double e = w->fd_check(detail);
+      const bool pass = e < 1e-2;
+      ok &= pass;
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "%s rel_l2 %.3e (tol 1e-2), %s", pass ? "PASS" : "FAIL", e, detail.c_str());
+      rep.checks.emplace_back("fd." + wn, buf);
+      std::printf("finite differences %s: %s\n", wn.c_str(), buf);
+    }
+  }
+
+  for (const auto& wn : a.workloads) {
+    auto w = make(wn, a, a.width, a.height, 0);
+    const Timing fwd = time_it(a.warmup, a.reps, [&] { w->forward(); });
+    for (const auto& kv : w->describe()) rep.meta.push_back(kv);
+    std::vector<float> ref;
+    for (const auto& m : a.methods) {
+      if (!w->supports(m)) continue;
+      std::vector<int> thrs{-1};
+      if (m.name == "sws" || m.name == "swb") thrs = a.thresholds;
+      for (int thr : thrs) {
+        const int t = std::max(thr, 0);
+        const Timing bt = time_it(a.warmup, a.reps, [&] { w->backward(m, t); });
+        const auto g = w->grads();
+        if (ref.empty()) {
+          if (m.name != "baseline") throw arc::Error("--methods must start with baseline");
+          // Baseline against a second Baseline run: the run-to-run rounding spread.
+          w->backward(m, t);
+          ref = w->grads();
+        }
+        ResultRow r;
+        r.workload = wn;
+        r.method = m.label();
+        r.threshold = thr;
+        r.grad_ms = bt.median;
+        r.grad_ms_min = bt.min;
+        r.grad_ms_max = bt.max;
+        r.fwd_ms = fwd.median;
+        r.rel_l2 = rel_l2(g, ref);
+        r.check_ok = r.rel_l2 <= kAgreeTol;
+        r.reps = a.reps;
+        ok &= r.check_ok;
+        std::printf("%-7s %-12s thr %3d  grad %8.3f ms  fwd %7.3f ms  rel_l2 %.1e %s\n", wn.c_str(),
+                    r.method.c_str(), thr, r.grad_ms, r.fwd_ms, r.rel_l2, r.check_ok ? "" : "MISMATCH");
+        std::fflush(stdout);
+        rep.rows.push_back(r);
+      }
+    }
+  }
+  fill_speedups(rep.rows);
+  if (!a.out_dir.empty()) {
+    write_file(a.out_dir + "/bench.json", to_json(rep));
+    write_file(a.out_dir + "/bench.csv", to_csv(rep.rows));
+  }
+  std::printf("\n%s", to_table(rep.rows).c_str());
+  std::printf("%s\n", ok ? "all checks passed" : "SOME CHECKS FAILED");
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace arc::sw
+
+int main(int argc, char** argv) {
+  try {
+    const arc::sw::BenchArgs a = arc::sw::parse_args(std::vector<std::string>(argv + 1, argv + argc));
+    cudaDeviceProp prop{};
+    ARC_CUDA(cudaGetDeviceProperties(&prop, 0));
+    return a.trace_path.empty() ? arc::sw::run_bench(a, prop) : arc::sw::run_trace(a, prop);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "arc_bench: error: %s\n", e.what());
+    return 2;
+  }
+}

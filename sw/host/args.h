@@ -1,0 +1,51 @@
+// Command-line options of arc_bench (the GPU benchmark, checks and trace capture).
+// Host-only so CPU tests can exercise parsing.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace arc::sw {
+
+// A reduce method as the benchmark names it; vec = 4 means float4 atomics (sm_90).
+struct MethodSpec {
+  std::string name;  // baseline, sws, swb, cub, adaptive
+  int vec = 1;
+  std::string label() const { return vec == 1 ? name : name + "-v" + std::to_string(vec); }
+};
+
+struct BenchArgs {
+  std::vector<std::string> workloads{"gs", "pulsar", "tex"};
+  std::vector<MethodSpec> methods{{"baseline", 1}, {"sws", 1}, {"swb", 1}, {"cub", 1}, {"adaptive", 1}};
+  std::vector<int> thresholds{1, 2, 4, 8, 12, 16, 24, 32};
+  int reps = 20;
+  int warmup = 3;
+  int width = 1920, height = 1080;
+  size_t gaussians = 500000;
+  size_t spheres = 300000;
+  int tex_w = 1024, tex_h = 1024;
+  uint64_t seed = 1;
+  std::string out_dir;  // where bench.json / bench.csv go ("" = none)
+  bool check = true;    // every method vs Baseline
+  bool fd = false;      // finite differences on tiny scenes
+  // Trace capture (instead of the benchmark when trace_path is set).
+  std::string trace_path;
+  std::string trace_workload = "gs";
+  std::string trace_method = "sws";
+  int trace_threshold = 1;
+  int trace_width = 64, trace_height = 48;
+  size_t trace_prims = 600;
+  std::vector<std::pair<std::string, std::string>> meta;  // --meta key=value, copied to results
+};
+
+// Parses argv (argv[0] skipped). Throws arc::Error with a one-line message on bad input.
+BenchArgs parse_args(const std::vector<std::string>& argv);
+std::string usage();
+
+// Helpers, exposed for tests.
+std::vector<std::string> split_list(const std::string& s);  // "a,b,,c" -> {a,b,c}
+MethodSpec parse_method(const std::string& s);              // "sws", "baseline-v4", ...
+bool known_workload(const std::string& w);
+
+}  // namespace arc::sw

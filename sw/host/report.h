@@ -1,0 +1,36 @@
+// Benchmark results: one row per workload x method x threshold, written as JSON and CSV and
+// printed as a table.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace arc::sw {
+
+struct ResultRow {
+  std::string workload, method;  // method label, e.g. "sws" or "adaptive-v4"
+  int threshold = 0;             // -1 where the method has none
+  double grad_ms = 0;            // median gradient-step (backward) time
+  double grad_ms_min = 0, grad_ms_max = 0;
+  double fwd_ms = 0;             // median forward time of the workload (same for all rows)
+  double speedup_grad = 0;       // baseline grad_ms / grad_ms
+  double speedup_e2e = 0;        // (fwd + baseline grad) / (fwd + grad)
+  double rel_l2 = 0;             // ||g - g_baseline|| / ||g_baseline||
+  bool check_ok = true;
+  int reps = 0;
+};
+
+struct Report {
+  std::vector<std::pair<std::string, std::string>> meta;  // GPU, driver, scene, ...
+  std::vector<std::pair<std::string, std::string>> checks;  // name -> "PASS ..." / "FAIL ..."
+  std::vector<ResultRow> rows;
+};
+
+// Fills speedup_grad / speedup_e2e from each workload's baseline row (threshold ignored).
+void fill_speedups(std::vector<ResultRow>& rows);
+std::string to_json(const Report& r);
+std::string to_csv(const std::vector<ResultRow>& rows);
+std::string to_table(const std::vector<ResultRow>& rows);
+void write_file(const std::string& path, const std::string& text);  // throws arc::Error
+
+}  // namespace arc::sw

@@ -1,0 +1,264 @@
+// Pulsar-like sphere renderer: spheres are binned into tiles and sorted by depth; each pixel
+// keeps its own list of the K front-most spheres covering it and blends them with
+// depth-weighted, normalised weights. The backward loop runs over each pixel's own list, so
+// lanes of a warp diverge (different list lengths, different spheres at one step): reduce is
+// called with __activemask(), and SW-B / CUB (which need the whole warp) do not apply.
+#include <cmath>
+
+#include "binning.cuh"
+#include "scene.h"
+#include "workload.h"
+
+namespace arc::sw::pulsar {
+
+constexpr int kK = 8;        // spheres kept per pixel
+constexpr int kNP = 8;       // dL/d{u, v, r, z, opacity, r, g, b}
+constexpr int kStride = 8;
+constexpr int kBlock = kTile * kTile;
+constexpr float kGamma = 10.0f;  // depth fall-off of the blending weight
+constexpr float kWBg = 0.1f;     // background weight
+__host__ __device__ constexpr float bg(int ch) { return ch == 0 ? 0.1f : ch == 1 ? 0.2f : 0.3f; }
+
+struct Cam {
+  int w, h;
+  float fx, fy, cx, cy;
+};
+
+// params per sphere: u, v, r (pixels), z, opacity.
+__global__ void project(int n, const float* pos, const float* radius, const float* opac, Cam cam, int tiles_x,
+                        int tiles_y, float* params, float* depth, int4* rect) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  rect[i] = make_int4(0, 0, 0, 0);
+  const float x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
+  depth[i] = z;
+  const float u = cam.fx * x / z + cam.cx, v = cam.fy * y / z + cam.cy, r = cam.fx * radius[i] / z;
+  float* p = params + 5 * i;
+  p[0] = u, p[1] = v, p[2] = r, p[3] = z, p[4] = opac[i];
+  if (z < 0.2f || r <= 0.0f) return;
+  const int x0 = min(tiles_x, max(0, static_cast<int>(floorf((u - r) / kTile))));
+  const int y0 = min(tiles_y, max(0, static_cast<int>(floorf((v - r) / kTile))));
+  const int x1 = min(tiles_x, max(0, static_cast<int>(floorf((u + r) / kTile)) + 1));
+  const int y1 = min(tiles_y, max(0, static_cast<int>(floorf((v + r) / kTile)) + 1));
+  if (x1 > x0 && y1 > y0) rect[i] = make_int4(x0, y0, x1, y1);
+}
+
+__device__ __forceinline__ float weight(const float* p, float px, float py, float& q, float& e) {
+  const float dx = px - p[0], dy = py - p[1];
+  q = (dx * dx + dy * dy) / (p[2] * p[2]);
+  e = __expf(-p[3] / kGamma);
+  return p[4] * (1.0f - q) * e;
+}
+
+__global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint32_t* list, int tiles_x, Cam cam,
+                                                 const float* params, const float* color, int* ids, int* cnt,
+                                                 float* out, float* sum_w) {
+  const int tile = blockIdx.x;
+  const int px = (tile % tiles_x) * kTile + threadIdx.x % kTile, py = (tile / tiles_x) * kTile + threadIdx.x / kTile;
+  if (px >= cam.w || py >= cam.h) return;
+  const int pix = py * cam.w + px;
+  const uint2 range = ranges[tile];
+  int n = 0;
+  float S = kWBg, N[3] = {kWBg * bg(0), kWBg * bg(1), kWBg * bg(2)};
+  for (uint32_t k = range.x; k < range.y && n < kK; ++k) {
+    const int id = static_cast<int>(list[k]);
+    float q, e;
+    const float w = weight(params + 5 * id, static_cast<float>(px), static_cast<float>(py), q, e);
+    if (q >= 1.0f) continue;
+    ids[pix * kK + n++] = id;
+    S += w;
+    for (int ch = 0; ch < 3; ++ch) N[ch] += w * color[3 * id + ch];
+  }
+  cnt[pix] = n;
+  sum_w[pix] = S;
+  for (int ch = 0; ch < 3; ++ch) out[3 * pix + ch] = N[ch] / S;
+}
+
+template <arc::Method M, int V, class Rec>
+__global__ void __launch_bounds__(kBlock) backward_kernel(int tiles_x, Cam cam, const float* params,
+                                                          const float* color, const int* ids, const int* cnt,
+                                                          const float* out, const float* sum_w, const float* dldp,
+                                                          float* grad, int threshold, arc::TraceBuffers tb) {
+  const int tile = blockIdx.x;
+  const int px = (tile % tiles_x) * kTile + threadIdx.x % kTile, py = (tile / tiles_x) * kTile + threadIdx.x / kTile;
+  Rec rec(tb, blockIdx.x * (kBlock / 32) + threadIdx.x / 32);
+  if (px >= cam.w || py >= cam.h) return;
+  const int pix = py * cam.w + px;
+  const int n = cnt[pix];
+  const float S = sum_w[pix];
+  float C[3], dL[3];
+  for (int ch = 0; ch < 3; ++ch) C[ch] = out[3 * pix + ch], dL[ch] = dldp[3 * pix + ch];
+  for (int k = 0; k < n; ++k) {  // divergent: n differs per pixel
+    const int id = ids[pix * kK + k];
+    const float* p = params + 5 * id;
+    float q, e;
+    const float w = weight(p, static_cast<float>(px), static_cast<float>(py), q, e);
+    float gw = 0.0f;
+    float g[kNP];
+    for (int ch = 0; ch < 3; ++ch) {
+      gw += dL[ch] * (color[3 * id + ch] - C[ch]);
+      g[5 + ch] = dL[ch] * w / S;
+    }
+    gw /= S;
+    const float dx = px - p[0], dy = py - p[1], r2 = p[2] * p[2];
+    const float dw_dq = -p[4] * e;
+    g[0] = gw * dw_dq * (-2.0f * dx / r2);
+    g[1] = gw * dw_dq * (-2.0f * dy / r2);
+    g[2] = gw * dw_dq * (-2.0f * q / p[2]);
+    g[3] = gw * (-w / kGamma);
+    g[4] = gw * (1.0f - q) * e;
+    arc::reduce<M, kNP, V>(true, id, grad, kStride, g, threshold, rec, __activemask());
+  }
+}
+
+namespace {
+
+class PulsarWorkload final : public Workload {
+ public:
+  PulsarWorkload(int w, int h, size_t n, uint64_t seed) : scene_(make_sphere_scene(n, w, h, seed)) {
+    cam_ = {w, h, scene_.cam.fx, scene_.cam.fy, scene_.cam.cx, scene_.cam.cy};
+    tiles_x_ = static_cast<int>(div_up(w, kTile));
+    tiles_y_ = static_cast<int>(div_up(h, kTile));
+    pos_.upload(scene_.pos);
+    radius_.upload(scene_.radius);
+    opac_.upload(scene_.opacity);
+    color_.upload(scene_.color);
+    params_.resize(5 * n);
+    depth_.resize(n);
+    rect_.resize(n);
+    const size_t np = static_cast<size_t>(w) * h;
+    ids_.resize(np * kK);
+    cnt_.resize(np);
+    out_.resize(3 * np);
+    sum_w_.resize(np);
+    dldp_.upload(make_pixel_grad(w, h, 3, seed));
+    grad_.resize(n * kStride);
+  }
+  std::string name() const override { return "pulsar"; }
+  std::string kernel_name() const override { return "pulsar::backward_kernel"; }
+  std::string generator() const override { return SphereScene::kGenerator; }
+  uint64_t seed() const override { return scene_.seed; }
+  bool supports(const MethodSpec& m) const override { return m.name != "swb" && m.name != "cub"; }
+  std::vector<std::pair<std::string, std::string>> describe() const override {
+    const auto c = cnt_.download();
+    double s = 0;
+    for (int v : c) s += v;
+    return {{"pulsar.generator", generator()},
+            {"pulsar.seed", std::to_string(scene_.seed)},
+            {"pulsar.spheres", std::to_string(scene_.n)},
+            {"pulsar.frame", std::to_string(cam_.w) + "x" + std::to_string(cam_.h)},
+            {"pulsar.k", std::to_string(kK)},
+            {"pulsar.mean_spheres_per_pixel", std::to_string(s / static_cast<double>(c.size()))}};
+  }
+  void forward() override {
+    project<<<div_up(scene_.n, 256), 256>>>(static_cast<int>(scene_.n), pos_.get(), radius_.get(), opac_.get(),
+                                             cam_, tiles_x_, tiles_y_, params_.get(), depth_.get(), rect_.get());
+    ARC_LAUNCH();
+    binner_.bin(rect_.get(), depth_.get(), static_cast<int>(scene_.n), tiles_x_, tiles_y_);
+    render<<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, params_.get(),
+                                            color_.get(), ids_.get(), cnt_.get(), out_.get(), sum_w_.get());
+    ARC_LAUNCH();
+  }
+  template <arc::Method M, int V, class Rec>
+  void launch(int thr, const arc::TraceBuffers& tb) {
+    backward_kernel<M, V, Rec><<<tiles_x_ * tiles_y_, kBlock>>>(tiles_x_, cam_, params_.get(), color_.get(),
+                                                                ids_.get(), cnt_.get(), out_.get(), sum_w_.get(),
+                                                                dldp_.get(), grad_.get(), thr, tb);
+    ARC_LAUNCH();
+  }
+  void backward(const MethodSpec& m, int thr) override {
+    if (!supports(m)) throw arc::Error("pulsar: " + m.label() + " needs convergent warps");
+    grad_.zero();
+    dispatch(m, [&](auto mc, auto vc) {
+      if constexpr (decltype(mc)::value != arc::Method::SwB && decltype(mc)::value != arc::Method::Cub)
+        launch<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>(thr, arc::TraceBuffers{});
+    });
+  }
+  std::vector<float> grads() const override { return grad_.download(); }
+  CaptureResult capture(const std::string& method, int thr, uint64_t cap) override {
+    if (!supports(MethodSpec{method, 1})) throw arc::Error("pulsar: " + method + " needs convergent warps");
+    const size_t warps = static_cast<size_t>(tiles_x_) * tiles_y_ * (kBlock / 32);
+    DevBuf<DevInstr> recs(cap);
+    DevBuf<unsigned long long> count(1);
+    DevBuf<DevWarpState> ws(warps);
+    count.zero();
+    ws.zero();
+    grad_.zero();
+    const arc::TraceBuffers tb{recs.get(), count.get(), ws.get(), cap};
+    dispatch_scalar(method, [&](auto mc) {
+      if constexpr (decltype(mc)::value != arc::Method::SwB && decltype(mc)::value != arc::Method::Cub)
+        launch<decltype(mc)::value, 1, arc::DevTrace>(thr, tb);
+    });
+    ARC_CUDA(cudaDeviceSynchronize());
+    CaptureResult r;
+    r.asked = count.download()[0];
+    r.recs = recs.download(std::min<uint64_t>(r.asked, cap));
+    r.grads = grad_.download();
+    return r;
+  }
+  double fd_check(std::string& detail) override {
+    forward();
+    backward(MethodSpec{"baseline", 1}, 0);
+    const auto g = grads();
+    std::vector<float> prm = params_.download(), col = scene_.color;
+    const auto ids = ids_.download();
+    const auto cnt = cnt_.download();
+    const auto dldp = dldp_.download();
+    auto loss = [&]() {
+      double L = 0;
+      for (int py = 0; py < cam_.h; ++py)
+        for (int px = 0; px < cam_.w; ++px) {
+          const int pix = py * cam_.w + px;
+          double S = kWBg, N[3] = {kWBg * bg(0), kWBg * bg(1), kWBg * bg(2)};
+          for (int k = 0; k < cnt[pix]; ++k) {
+            const int id = ids[pix * kK + k];
+            const double dx = px - prm[5 * id], dy = py - prm[5 * id + 1], r = prm[5 * id + 2];
+            const double q = (dx * dx + dy * dy) / (r * r);
+            const double w = prm[5 * id + 4] * (1 - q) * std::exp(-prm[5 * id + 3] / kGamma);
+            S += w;
+            for (int ch = 0; ch < 3; ++ch) N[ch] += w * col[3 * id + ch];
+          }
+          for (int ch = 0; ch < 3; ++ch) L += dldp[3 * pix + ch] * N[ch] / S;
+        }
+      return L;
+    };
+    double num = 0, den = 0;
+    int checked = 0;
+    for (size_t i = 0; i < scene_.n; ++i)
+      for (int p = 0; p < kNP; ++p) {
+        float* x = p < 5 ? &prm[5 * i + p] : &col[3 * i + p - 5];
+        const double h = p < 2 ? 1e-3 : p == 2 ? 1e-3 * std::max(1.0f, *x) : p == 3 ? 1e-3 : 1e-4;
+        const float x0 = *x, xp = static_cast<float>(x0 + h), xm = static_cast<float>(x0 - h);
+        *x = xp;
+        const double Lp = loss();
+        *x = xm;
+        const double Lm = loss();
+        *x = x0;
+        const double fd = (Lp - Lm) / (static_cast<double>(xp) - xm);
+        const double gg = g[i * kStride + p];
+        num += (fd - gg) * (fd - gg);
+        den += fd * fd;
+        ++checked;
+      }
+    detail = std::to_string(checked) + " parameters of " + std::to_string(scene_.n) + " spheres";
+    return std::sqrt(num / std::max(den, 1e-300));
+  }
+
+ private:
+  SphereScene scene_;
+  Cam cam_{};
+  int tiles_x_ = 0, tiles_y_ = 0;
+  DevBuf<float> pos_, radius_, opac_, color_, params_, depth_, out_, sum_w_, dldp_, grad_;
+  DevBuf<int4> rect_;
+  DevBuf<int> ids_, cnt_;
+  TileBinner binner_;
+};
+
+}  // namespace
+}  // namespace arc::sw::pulsar
+
+namespace arc::sw {
+std::unique_ptr<Workload> make_pulsar(int width, int height, size_t n, uint64_t seed) {
+  return std::make_unique<pulsar::PulsarWorkload>(width, height, n, seed);
+}
+}  // namespace arc::sw

@@ -1,0 +1,213 @@
+// NvDiffRec-style texture gradient: every covered pixel samples an RGBA texture bilinearly
+// through a perspective plane mapping (repeat addressing); the backward pass scatters
+// dL/dcolour * weight into the 4 texels of each lookup with atomics (one reduce per corner).
+// Near the bottom of the frame a texel spans several pixels (lanes share addresses: several
+// match groups per warp); near the top several texels fall in one pixel (distinct addresses);
+// the coverage mask leaves warps partly inactive, as rasterized meshes do.
+#include <cmath>
+
+#include "binning.cuh"
+#include "scene.h"
+#include "workload.h"
+
+namespace arc::sw::tex {
+
+constexpr int kNP = 4;  // RGBA
+constexpr int kBlock = 256;
+
+struct Map {
+  int w, h, tw, th, nw, nh;
+  float tilt, scale, off_u, off_v, cut;
+};
+
+// Texel coordinates of pixel (px, py) and whether the surface covers it.
+__host__ __device__ inline bool lookup(const Map& m, const float* noise, int px, int py, float& tu, float& tv) {
+  const float u = (px + 0.5f) / m.w, v = (py + 0.5f) / m.h;
+  const float depth = 1.0f + m.tilt * (1.0f - v);
+  tu = m.tw * (m.off_u + (u - 0.5f) * m.scale * depth * (static_cast<float>(m.w) / m.h));
+  tv = m.th * (m.off_v + v * m.scale * depth);
+  const float nx = u * (m.nw - 1), ny = v * (m.nh - 1);
+  const int ix = min(static_cast<int>(nx), m.nw - 2), iy = min(static_cast<int>(ny), m.nh - 2);
+  const float fx = nx - ix, fy = ny - iy;
+  const float n = (1 - fy) * ((1 - fx) * noise[iy * m.nw + ix] + fx * noise[iy * m.nw + ix + 1]) +
+                  fy * ((1 - fx) * noise[(iy + 1) * m.nw + ix] + fx * noise[(iy + 1) * m.nw + ix + 1]);
+  return n > m.cut;
+}
+
+// The 4 bilinear taps: texel indices and weights.
+__host__ __device__ inline void taps(const Map& m, float tu, float tv, int (&idx)[4], float (&w)[4]) {
+  const float x = tu - 0.5f, y = tv - 0.5f;
+  const float x0f = floorf(x), y0f = floorf(y);
+  const float fx = x - x0f, fy = y - y0f;
+  auto wrap = [](int a, int n) { return ((a % n) + n) % n; };
+  const int x0 = wrap(static_cast<int>(x0f), m.tw), x1 = wrap(static_cast<int>(x0f) + 1, m.tw);
+  const int y0 = wrap(static_cast<int>(y0f), m.th), y1 = wrap(static_cast<int>(y0f) + 1, m.th);
+  idx[0] = y0 * m.tw + x0, idx[1] = y0 * m.tw + x1, idx[2] = y1 * m.tw + x0, idx[3] = y1 * m.tw + x1;
+  w[0] = (1 - fx) * (1 - fy), w[1] = fx * (1 - fy), w[2] = (1 - fx) * fy, w[3] = fx * fy;
+}
+
+// 16x16 pixel tiles, one thread per pixel (warp = 16x2 pixels), as a rasterizer's fragments.
+__device__ inline void pixel_of(int tiles_x, int& px, int& py) {
+  px = (blockIdx.x % tiles_x) * kTile + threadIdx.x % kTile;
+  py = (blockIdx.x / tiles_x) * kTile + threadIdx.x / kTile;
+}
+
+__global__ void forward_kernel(Map m, int tiles_x, const float* noise, const float* texels, float* out) {
+  int px, py;
+  pixel_of(tiles_x, px, py);
+  if (px >= m.w || py >= m.h) return;
+  float tu, tv;
+  float c[4] = {0, 0, 0, 0};
+  if (lookup(m, noise, px, py, tu, tv)) {
+    int idx[4];
+    float w[4];
+    taps(m, tu, tv, idx, w);
+    for (int k = 0; k < 4; ++k)
+      for (int ch = 0; ch < 4; ++ch) c[ch] += w[k] * texels[4 * idx[k] + ch];
+  }
+  for (int ch = 0; ch < 4; ++ch) out[4 * (py * m.w + px) + ch] = c[ch];
+}
+
+template <arc::Method M, int V, class Rec>
+__global__ void __launch_bounds__(kBlock) backward_kernel(Map m, int tiles_x, const float* noise,
+                                                          const float* dldp, float* grad, int threshold,
+                                                          arc::TraceBuffers tb) {
+  int px, py;
+  pixel_of(tiles_x, px, py);
+  Rec rec(tb, blockIdx.x * (kBlock / 32) + threadIdx.x / 32);
+  float tu = 0, tv = 0;
+  const bool inside = px < m.w && py < m.h;
+  const bool active = inside && lookup(m, noise, px, py, tu, tv);
+  int idx[4] = {0, 0, 0, 0};
+  float w[4] = {0, 0, 0, 0}, dL[4] = {0, 0, 0, 0};
+  if (active) {
+    taps(m, tu, tv, idx, w);
+    for (int ch = 0; ch < 4; ++ch) dL[ch] = dldp[4 * (py * m.w + px) + ch];
+  }
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    float g[kNP];
+    for (int ch = 0; ch < kNP; ++ch) g[ch] = w[k] * dL[ch];
+    arc::reduce<M, kNP, V>(active, idx[k], grad, kNP, g, threshold, rec);
+  }
+}
+
+namespace {
+
+class TexWorkload final : public Workload {
+ public:
+  TexWorkload(int w, int h, int tw, int th, uint64_t seed) : scene_(make_tex_scene(tw, th, w, h, seed)) {
+    map_ = {w, h, tw, th, scene_.noise_w, scene_.noise_h, scene_.tilt, scene_.scale, scene_.off_u, scene_.off_v,
+            scene_.coverage_cut};
+    tiles_x_ = static_cast<int>(div_up(w, kTile));
+    tiles_y_ = static_cast<int>(div_up(h, kTile));
+    texels_.upload(scene_.texels);
+    noise_.upload(scene_.noise);
+    out_.resize(static_cast<size_t>(w) * h * 4);
+    dldp_.upload(make_pixel_grad(w, h, 4, seed));
+    grad_.resize(scene_.texels.size());
+  }
+  std::string name() const override { return "tex"; }
+  std::string kernel_name() const override { return "tex::backward_kernel"; }
+  std::string generator() const override { return TexScene::kGenerator; }
+  uint64_t seed() const override { return scene_.seed; }
+  bool supports(const MethodSpec&) const override { return true; }
+  std::vector<std::pair<std::string, std::string>> describe() const override {
+    size_t covered = 0;
+    for (int py = 0; py < map_.h; ++py)
+      for (int px = 0; px < map_.w; ++px) {
+        float tu, tv;
+        covered += lookup(map_, scene_.noise.data(), px, py, tu, tv) ? 1 : 0;
+      }
+    return {{"tex.generator", generator()},
+            {"tex.seed", std::to_string(scene_.seed)},
+            {"tex.texture", std::to_string(map_.tw) + "x" + std::to_string(map_.th) + "x4"},
+            {"tex.frame", std::to_string(map_.w) + "x" + std::to_string(map_.h)},
+            {"tex.coverage", std::to_string(static_cast<double>(covered) / (static_cast<double>(map_.w) * map_.h))}};
+  }
+  void forward() override {
+    forward_kernel<<<tiles_x_ * tiles_y_, kBlock>>>(map_, tiles_x_, noise_.get(), texels_.get(), out_.get());
+    ARC_LAUNCH();
+  }
+  template <arc::Method M, int V, class Rec>
+  void launch(int thr, const arc::TraceBuffers& tb) {
+    backward_kernel<M, V, Rec><<<tiles_x_ * tiles_y_, kBlock>>>(map_, tiles_x_, noise_.get(), dldp_.get(),
+                                                                grad_.get(), thr, tb);
+    ARC_LAUNCH();
+  }
+  void backward(const MethodSpec& m, int thr) override {
+    grad_.zero();
+    dispatch(m, [&](auto mc, auto vc) {
+      launch<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>(thr, arc::TraceBuffers{});
+    });
+  }
+  std::vector<float> grads() const override { return grad_.download(); }
+  CaptureResult capture(const std::string& method, int thr, uint64_t cap) override {
+    const size_t warps = static_cast<size_t>(tiles_x_) * tiles_y_ * (kBlock / 32);
+    DevBuf<DevInstr> recs(cap);
+    DevBuf<unsigned long long> count(1);
+    DevBuf<DevWarpState> ws(warps);
+    count.zero();
+    ws.zero();
+    grad_.zero();
+    const arc::TraceBuffers tb{recs.get(), count.get(), ws.get(), cap};
+    dispatch_scalar(method, [&](auto mc) { launch<decltype(mc)::value, 1, arc::DevTrace>(thr, tb); });
+    ARC_CUDA(cudaDeviceSynchronize());
+    CaptureResult r;
+    r.asked = count.download()[0];
+    r.recs = recs.download(std::min<uint64_t>(r.asked, cap));
+    r.grads = grad_.download();
+    return r;
+  }
+  double fd_check(std::string& detail) override {
+    forward();
+    backward(MethodSpec{"baseline", 1}, 0);
+    const auto g = grads();
+    std::vector<float> tex = scene_.texels;
+    const auto dldp = dldp_.download();
+    auto loss = [&]() {
+      double L = 0;
+      for (int py = 0; py < map_.h; ++py)
+        for (int px = 0; px < map_.w; ++px) {
+          float tu, tv;
+          if (!lookup(map_, scene_.noise.data(), px, py, tu, tv)) continue;
+          int idx[4];
+          float w[4];
+          taps(map_, tu, tv, idx, w);
+          for (int k = 0; k < 4; ++k)
+            for (int ch = 0; ch < 4; ++ch)
+              L += dldp[4 * (py * map_.w + px) + ch] * static_cast<double>(w[k]) * tex[4 * idx[k] + ch];
+        }
+      return L;
+    };
+    double num = 0, den = 0;
+    for (size_t i = 0; i < tex.size(); ++i) {
+      const float x0 = tex[i], xp = x0 + 1e-3f, xm = x0 - 1e-3f;
+      tex[i] = xp;
+      const double Lp = loss();
+      tex[i] = xm;
+      const double Lm = loss();
+      tex[i] = x0;
+      const double fd = (Lp - Lm) / (static_cast<double>(xp) - xm);
+      num += (fd - g[i]) * (fd - g[i]);
+      den += fd * fd;
+    }
+    detail = std::to_string(tex.size()) + " texel channels";
+    return std::sqrt(num / std::max(den, 1e-300));
+  }
+
+ private:
+  TexScene scene_;
+  Map map_{};
+  int tiles_x_ = 0, tiles_y_ = 0;
+  DevBuf<float> texels_, noise_, out_, dldp_, grad_;
+};
+
+}  // namespace
+}  // namespace arc::sw::tex
+
+namespace arc::sw {
+std::unique_ptr<Workload> make_tex(int width, int height, int tex_w, int tex_h, uint64_t seed) {
+  return std::make_unique<tex::TexWorkload>(width, height, tex_w, tex_h, seed);
+}
+}  // namespace arc::sw

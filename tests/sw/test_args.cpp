@@ -1,0 +1,91 @@
+// arc_bench's command line: defaults, lists, method names, and every kind of bad input.
+#include <gtest/gtest.h>
+
+#include "args.h"
+#include "error.h"
+
+using arc::sw::parse_args;
+
+TEST(SwArgs, Defaults) {
+  const auto a = parse_args({});
+  EXPECT_EQ(a.workloads.size(), 3u);
+  ASSERT_EQ(a.methods.size(), 5u);
+  EXPECT_EQ(a.methods[0].name, "baseline");
+  EXPECT_EQ(a.width, 1920);
+  EXPECT_EQ(a.height, 1080);
+  EXPECT_GE(a.gaussians, 500000u);
+  EXPECT_GE(a.reps, 10);
+  EXPECT_TRUE(a.trace_path.empty());
+}
+
+TEST(SwArgs, ListsAndValues) {
+  const auto a = parse_args({"--workloads", "gs,tex", "--methods", "baseline,sws-v4,adaptive", "--thresholds",
+                             "0,4,32", "--reps", "15", "--size", "640x480", "--gaussians", "1234", "--seed", "7",
+                             "--out", "/tmp/x", "--fd", "--no-check", "--meta", "gpu=H100", "--meta", "k=a=b"});
+  EXPECT_EQ(a.workloads, (std::vector<std::string>{"gs", "tex"}));
+  ASSERT_EQ(a.methods.size(), 3u);
+  EXPECT_EQ(a.methods[1].name, "sws");
+  EXPECT_EQ(a.methods[1].vec, 4);
+  EXPECT_EQ(a.methods[1].label(), "sws-v4");
+  EXPECT_EQ(a.methods[2].label(), "adaptive");
+  EXPECT_EQ(a.thresholds, (std::vector<int>{0, 4, 32}));
+  EXPECT_EQ(a.reps, 15);
+  EXPECT_EQ(a.width, 640);
+  EXPECT_EQ(a.height, 480);
+  EXPECT_EQ(a.gaussians, 1234u);
+  EXPECT_EQ(a.seed, 7u);
+  EXPECT_EQ(a.out_dir, "/tmp/x");
+  EXPECT_TRUE(a.fd);
+  EXPECT_FALSE(a.check);
+  ASSERT_EQ(a.meta.size(), 2u);
+  EXPECT_EQ(a.meta[1].first, "k");
+  EXPECT_EQ(a.meta[1].second, "a=b");
+}
+
+TEST(SwArgs, Trace) {
+  const auto a = parse_args({"--trace", "t.arctrace", "--trace-workload", "pulsar", "--trace-method", "sws",
+                             "--trace-threshold", "3", "--trace-size", "32x16", "--trace-prims", "50"});
+  EXPECT_EQ(a.trace_path, "t.arctrace");
+  EXPECT_EQ(a.trace_workload, "pulsar");
+  EXPECT_EQ(a.trace_threshold, 3);
+  EXPECT_EQ(a.trace_width, 32);
+  EXPECT_EQ(a.trace_height, 16);
+  EXPECT_EQ(a.trace_prims, 50u);
+}
+
+TEST(SwArgs, SplitList) {
+  EXPECT_EQ(arc::sw::split_list("a,,b,"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(arc::sw::split_list("").empty());
+}
+
+TEST(SwArgs, BadInputThrows) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--bogus"},
+      {"--reps"},
+      {"--reps", "0"},
+      {"--reps", "12x"},
+      {"--thresholds", "33"},
+      {"--thresholds", ""},
+      {"--size", "640"},
+      {"--size", "0x10"},
+      {"--methods", "fast"},
+      {"--methods", "sws-v3"},
+      {"--methods", "sws-vx"},
+      {"--workloads", "nerf"},
+      {"--meta", "novalue"},
+      {"--meta", "=v"},
+      {"--trace-method", "sws-v4"},
+      {"--trace-workload", "x"},
+      {"--help"},
+  };
+  int thrown = 0;
+  for (const auto& argv : bad) {
+    EXPECT_THROW(parse_args(argv), arc::Error) << argv[0];
+    try {
+      parse_args(argv);
+    } catch (const arc::Error&) {
+      ++thrown;
+    }
+  }
+  EXPECT_EQ(thrown, static_cast<int>(bad.size()));
+}

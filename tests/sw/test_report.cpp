@@ -1,0 +1,49 @@
+// Benchmark reports: speedups from the baseline row, CSV and JSON content.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report.h"
+
+using namespace arc::sw;
+
+namespace {
+ResultRow row(const std::string& w, const std::string& m, int thr, double g, double f) {
+  ResultRow r;
+  r.workload = w;
+  r.method = m;
+  r.threshold = thr;
+  r.grad_ms = g;
+  r.fwd_ms = f;
+  return r;
+}
+}  // namespace
+
+TEST(SwReport, Speedups) {
+  std::vector<ResultRow> rows{row("gs", "baseline", -1, 10, 2), row("gs", "swb", 8, 2, 2), row("tex", "baseline", -1, 1, 1),
+                              row("tex", "sws", 1, 2, 1)};
+  fill_speedups(rows);
+  EXPECT_DOUBLE_EQ(rows[0].speedup_grad, 1.0);
+  EXPECT_DOUBLE_EQ(rows[1].speedup_grad, 5.0);
+  EXPECT_DOUBLE_EQ(rows[1].speedup_e2e, 12.0 / 4.0);
+  EXPECT_DOUBLE_EQ(rows[3].speedup_grad, 0.5);
+  EXPECT_DOUBLE_EQ(rows[3].speedup_e2e, 2.0 / 3.0);
+}
+
+TEST(SwReport, CsvAndJson) {
+  Report r;
+  r.meta = {{"gpu", "NVIDIA H100 80GB HBM3"}};
+  r.checks = {{"fd.gs", "PASS"}};
+  r.rows = {row("gs", "baseline", -1, 10, 2), row("gs", "sws", 4, 5, 2)};
+  fill_speedups(r.rows);
+  const std::string csv = to_csv(r.rows);
+  EXPECT_EQ(csv.rfind("workload,method,threshold,grad_ms", 0), 0u);
+  EXPECT_NE(csv.find("\ngs,sws,4,5.00000,"), std::string::npos);
+  const auto j = nlohmann::json::parse(to_json(r));
+  EXPECT_EQ(j["meta"]["gpu"], "NVIDIA H100 80GB HBM3");
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(j["rows"][1]["threshold"], 4);
+  EXPECT_DOUBLE_EQ(j["rows"][1]["speedup_grad"].get<double>(), 2.0);
+  const std::string t = to_table(r.rows);
+  EXPECT_NE(t.find("sws"), std::string::npos);
+}
