@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "subcore_check.h"
+#include "test_env.h"
 
 namespace fs = std::filesystem;
 

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "subcore_check.h"
+#include "test_env.h"
 
 namespace {
 

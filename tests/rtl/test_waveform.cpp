@@ -8,7 +8,7 @@
 #include <fstream>
 #include <vector>
 
-#include "subcore_check.h"
+#include "test_env.h"
 
 namespace {
 

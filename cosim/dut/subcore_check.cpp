@@ -1,24 +1,10 @@
-// Runs warp cases through a SubcoreDut and compares each instruction's emitted transactions,
-// bit for bit and in order (route, address, value, lane mask), with arc::golden::process().
-#pragma once
-#include <cstdint>
+#include "subcore_check.h"
+
 #include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <vector>
 
-#include "golden.h"
-#include "subcore_dut.h"
-#include "warp_gen.h"
+namespace arc::dut {
 
-namespace arc::test {
-
-struct CheckCounts {
-  uint64_t passed = 0, failed = 0, transactions = 0;
-  std::vector<std::string> first_failures;  // at most 8, in hex
-};
-
-inline std::string describe_case(const golden::WarpCase& c) {
+std::string describe_case(const golden::WarpCase& c) {
   std::string s = "mask=" + std::to_string(c.in.active_mask) + " mode=" + golden::to_string(c.cfg.mode) +
                   " thr=" + std::to_string(c.cfg.threshold) + " busy=" + std::to_string(c.busy) + " lanes:";
   char buf[40];
@@ -31,7 +17,7 @@ inline std::string describe_case(const golden::WarpCase& c) {
 }
 
 // Pushes all cases, runs the DUT until idle and checks them; adds to counts.
-inline void run_and_check(dut::SubcoreDut& dut, const std::vector<golden::WarpCase>& cases, CheckCounts& counts) {
+void run_and_check(SubcoreDut& dut, const std::vector<golden::WarpCase>& cases, CheckCounts& counts) {
   const uint64_t base = dut.accepted();
   for (const auto& c : cases) dut.push(c.in, c.cfg, c.busy);
   dut.run_until_idle();
@@ -61,9 +47,4 @@ inline void run_and_check(dut::SubcoreDut& dut, const std::vector<golden::WarpCa
   }
 }
 
-inline uint64_t env_count(const char* name, uint64_t dflt) {
-  const char* e = std::getenv(name);
-  return e ? std::strtoull(e, nullptr, 10) : dflt;
-}
-
-}  // namespace arc::test
+}  // namespace arc::dut
