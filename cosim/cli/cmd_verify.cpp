@@ -1,0 +1,152 @@
+// arcsim verify: replay a warp-atomic trace through the Verilated ARC sub-core top and the
+// golden model; the RTL must match the golden model and the GPU's SW-S partial sums bit for
+// bit. Exit 1 on any mismatch.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "error.h"
+#include "progress.h"
+#include "subcommand.h"
+#include "verify.h"
+
+namespace {
+
+constexpr const char* kImageNote =
+    "the GPU's atomics reach memory in a nondeterministic order and float addition is not associative, so "
+    "the final buffer of a real GPU run can differ from any in-order replay; these are reported, not failed";
+
+struct Options {
+  std::string trace;
+  bool json = false;
+  std::string wave;
+  int ftz = -1;
+  std::string mode = "threshold";
+  int64_t threshold = -1;
+  double busy_prob = 0.5;
+  uint64_t seed = 1;
+  uint64_t limit = 0;
+};
+
+nlohmann::json image_json(const arc::verify::ImageCompare& c) {
+  return {{"words", c.words},           {"exact", c.exact},
+          {"differ", c.differ},         {"nonfinite_differ", c.nonfinite_differ},
+          {"max_ulp", c.max_ulp},       {"max_rel_error", c.max_rel_error},
+          {"worst_word", c.worst_word}};
+}
+
+void print_image(const char* what, const arc::verify::ImageCompare& c) {
+  fmt::print("{:<34} {} of {} words exact, {} differ (max {} ULP at word {}, max rel. error {:.3g}, {} non-finite)\n",
+             what, c.exact, c.words, c.differ, c.max_ulp, c.worst_word, c.max_rel_error, c.nonfinite_differ);
+}
+
+arc::golden::SchedMode mode_from_name(const std::string& s) {
+  using arc::golden::SchedMode;
+  for (SchedMode m : {SchedMode::Never, SchedMode::Always, SchedMode::Threshold, SchedMode::Dynamic})
+    if (s == arc::golden::to_string(m)) return m;
+  throw arc::Error("unknown scheduler mode '" + s + "'");
+}
+
+void run(const Options& o) {
+  arc::verify::VerifyOptions v;
+  v.trace_path = o.trace;
+  if (o.ftz >= 0) v.ftz = o.ftz ? arc::fp::FtzMode::Flush : arc::fp::FtzMode::Keep;
+  v.mode = mode_from_name(o.mode);
+  if (o.threshold >= 0) v.threshold = static_cast<uint32_t>(o.threshold);
+  v.busy_prob = o.busy_prob;
+  v.seed = o.seed;
+  v.fst_path = o.wave;
+  v.limit = o.limit;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(o.trace, ec);
+  arc::Progress bar("verify (trace bytes)", ec ? 0 : size, true);
+  v.progress = [&](uint64_t done, uint64_t) { bar.update(done); };
+  const auto r = arc::verify::verify_trace(v);
+  bar.finish();
+  const bool failed = r.rtl_vs_golden_mismatches != 0 || r.rtl_vs_gpu_mismatches != 0;
+  arc::cli::exit_code() = failed ? 1 : 0;
+  if (o.json) {
+    nlohmann::json j = {{"trace", o.trace},
+                        {"gpu_name", r.gpu_name},
+                        {"kernel_name", r.kernel_name},
+                        {"method", r.method},
+                        {"trace_reduce_ftz", r.trace_reduce_ftz},
+                        {"sched", {{"mode", arc::golden::to_string(r.sched.mode)},
+                                   {"threshold", r.sched.threshold},
+                                   {"adder_ftz", static_cast<int>(r.sched.adder_ftz)},
+                                   {"busy_prob", r.busy_prob}}},
+                        {"instructions", r.instructions},
+                        {"lanes", r.lanes},
+                        {"transactions", r.transactions},
+                        {"reduced_transactions", r.reduced_transactions},
+                        {"rtl_cycles", r.rtl_cycles},
+                        {"rtl_vs_golden_mismatches", r.rtl_vs_golden_mismatches},
+                        {"gpu_sums_checked", r.gpu_sums_checked},
+                        {"rtl_vs_gpu_mismatches", r.rtl_vs_gpu_mismatches},
+                        {"gpu_groups_not_reduced_by_rtl", r.gpu_groups_not_reduced_by_rtl},
+                        {"rtl_groups_reduced_without_gpu_sum", r.rtl_groups_reduced_without_gpu_sum},
+                        {"first_mismatches", r.first_mismatches},
+                        {"seconds", r.seconds},
+                        {"lane_updates_per_s", r.seconds > 0 ? static_cast<double>(r.lanes) / r.seconds : 0.0},
+                        {"passed", !failed}};
+    if (r.image_checked) {
+      j["final_buffer"] = {{"golden_replay_vs_gpu", image_json(r.golden_image)},
+                           {"method_replay_vs_gpu", image_json(r.method_image)},
+                           {"note", kImageNote}};
+    }
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  fmt::print("trace      {} ({} on {}, method {}, partial sums FTZ={})\n", o.trace, r.kernel_name, r.gpu_name, r.method,
+             r.trace_reduce_ftz);
+  fmt::print("RTL        arc_subcore_top, scheduler mode {} (threshold {}), reduction adder FTZ={}{}\n",
+             arc::golden::to_string(r.sched.mode), r.sched.threshold, static_cast<int>(r.sched.adder_ftz),
+             static_cast<int>(r.sched.adder_ftz) != r.trace_reduce_ftz ? " (differs from the trace's!)" : "");
+  fmt::print("replayed   {} instructions, {} lane updates, {} RTL transactions ({} reduced), {} RTL cycles, {:.1f} s "
+             "({:.3g} lane updates/s)\n",
+             r.instructions, r.lanes, r.transactions, r.reduced_transactions, r.rtl_cycles, r.seconds,
+             r.seconds > 0 ? static_cast<double>(r.lanes) / r.seconds : 0.0);
+  fmt::print("RTL vs golden model         {} mismatches (bit-exact, in order)\n", r.rtl_vs_golden_mismatches);
+  fmt::print("RTL vs GPU partial sums     {} mismatches of {} GPU sums checked ({} GPU-reduced groups the RTL did not "
+             "reduce; {} RTL-reduced groups had no GPU sum)\n",
+             r.rtl_vs_gpu_mismatches, r.gpu_sums_checked, r.gpu_groups_not_reduced_by_rtl,
+             r.rtl_groups_reduced_without_gpu_sum);
+  for (const auto& m : r.first_mismatches) fmt::print("  mismatch: {}\n", m);
+  if (r.image_checked) {
+    print_image("golden replay vs GPU buffer", r.golden_image);
+    print_image("GPU-method replay vs GPU buffer", r.method_image);
+    fmt::print("note: {}\n", kImageNote);
+  } else {
+    fmt::print("final buffer not compared (--limit stopped the replay early)\n");
+  }
+  fmt::print("{}\n", failed ? "FAILED" : "PASSED");
+}
+
+void setup(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  auto* sub = app.add_subcommand("verify",
+                                 "Replay a trace through the Verilated ARC sub-core top and the golden model: RTL vs "
+                                 "golden and RTL vs the GPU's partial sums, bit for bit; final buffer vs replay.");
+  sub->add_option("--trace", o->trace, "trace file (cosim/trace/FORMAT.md)")->required();
+  sub->add_flag("--json", o->json, "print JSON instead of text");
+  sub->add_option("--wave", o->wave, "write the RTL's FST waveform here (use --limit: it grows fast)");
+  sub->add_option("--ftz", o->ftz, "reduction adder FTZ of RTL and golden (default: the trace's partial-sum mode)")
+      ->check(CLI::IsMember({0, 1}));
+  sub->add_option("--mode", o->mode, "scheduler mode driven into the RTL: never, always, threshold, dynamic")
+      ->check(CLI::IsMember({"never", "always", "threshold", "dynamic"}))
+      ->capture_default_str();
+  sub->add_option("--threshold", o->threshold, "threshold mode: groups of >= N lanes are reduced (default: the "
+                                               "trace's balancing threshold)")
+      ->check(CLI::Range(0, 63));
+  sub->add_option("--busy-prob", o->busy_prob, "dynamic mode: probability the busy input is set per instruction")
+      ->capture_default_str();
+  sub->add_option("--seed", o->seed, "seed of the dynamic-mode busy input")->capture_default_str();
+  sub->add_option("--limit", o->limit, "replay only the first N instructions (0: all)")->capture_default_str();
+  sub->callback([o] { run(*o); });
+}
+
+ARCSIM_SUBCOMMAND(50, setup);
+
+}  // namespace
