@@ -1,0 +1,30 @@
+// ArcUnitFast: the ARC unit at the fast level. What it emits is arc::golden::process() (the
+// golden model the RTL is proven equal to); when it emits is rtl_timing::schedule() (the
+// RTL's measured cycle behaviour), shifted by every cycle the LSU port refused a transaction,
+// exactly as the RTL's valid/ready pipeline stalls.
+#pragma once
+#include <vector>
+
+#include "arc_unit.h"
+#include "rtl_timing.h"
+
+namespace arc::sim {
+
+class ArcUnitFast : public ArcUnit {
+ public:
+  SC_HAS_PROCESS(ArcUnitFast);
+  ArcUnitFast(sc_core::sc_module_name name, const ArcUnitSetup& setup, Stats& stats);
+
+ private:
+  void step();
+
+  bool holding_ = false;                  // an instruction is inside the unit
+  std::vector<golden::Transaction> txns_;
+  golden::rtl_timing::InstrSchedule sched_;
+  size_t next_ = 0;                       // next transaction to emit
+  Cycle accepted_ = 0;                    // accept cycle of the held instruction
+  Cycle delay_ = 0;                       // cycles lost to back-pressure so far
+  Cycle free_at_ = 0;                     // next instruction can be accepted from here
+};
+
+}  // namespace arc::sim

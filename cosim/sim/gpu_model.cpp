@@ -1,0 +1,98 @@
+#include "gpu_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "arc_unit_fast.h"
+#include "arc_unit_rtl.h"
+
+namespace arc::sim {
+
+GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trace::Trace& trace,
+                   const Workload& work)
+    : sc_module(name),
+      spec_(spec),
+      image_(trace.header.buffer_words),
+      hash_(spec.gpu.addr_hash, static_cast<uint32_t>(spec.gpu.rop_units),
+            static_cast<uint32_t>(spec.knobs.rop_slice_bytes)) {
+  const auto& g = spec.gpu;
+  const uint32_t sms = static_cast<uint32_t>(g.sms), per_sm = static_cast<uint32_t>(g.subcores_per_sm);
+  log_.enabled = spec.record_commits;
+
+  RopSetup rs;
+  rs.ops_per_cycle = static_cast<uint32_t>(g.rop_ops_per_cycle);
+  rs.latency = static_cast<uint32_t>(g.rop_latency);
+  rs.same_addr_interval = static_cast<uint32_t>(spec.knobs.rop_same_addr_interval);
+  for (int64_t r = 0; r < g.rop_units; ++r)
+    rops_.push_back(std::make_unique<RopUnit>(fmt::format("rop{}", r).c_str(), rs, image_, log_, stats_));
+
+  IcntSetup is;
+  is.sms = sms;
+  is.rops = static_cast<uint32_t>(g.rop_units);
+  is.flits_per_cycle = static_cast<uint32_t>(g.icnt_flits_per_cycle);
+  is.latency = static_cast<uint32_t>(g.icnt_latency);
+  is.eject_per_cycle = static_cast<uint32_t>(spec.knobs.icnt_eject_per_cycle);
+  is.input_depth = std::max<uint32_t>(is.flits_per_cycle, static_cast<uint32_t>(g.lsu_issue_per_cycle));
+  icnt_ = std::make_unique<Icnt>("icnt", is);
+  for (size_t r = 0; r < rops_.size(); ++r) {
+    rops_[r]->in.set_capacity(static_cast<size_t>(spec.knobs.rop_queue_depth));
+    rops_[r]->in.bind(&rops_[r]->wake, &icnt_->wake);
+    icnt_->to_rop[r] = &rops_[r]->in;
+  }
+
+  LsuSetup ls;
+  ls.ports = per_sm;
+  ls.depth = static_cast<uint32_t>(g.lsu_queue_depth);
+  ls.issue_per_cycle = static_cast<uint32_t>(g.lsu_issue_per_cycle);
+  ls.busy_slack = static_cast<uint32_t>(spec.knobs.lsu_busy_slack);
+  SubCoreSetup ss;
+  ss.mode = spec.mode;
+  ss.warps_resident = static_cast<uint32_t>(g.warps_per_subcore);
+  ss.sw_overhead = static_cast<uint32_t>(g.sw_overhead);
+  ss.threshold = spec.threshold;
+  ss.sw_ftz = trace.header.reduce_ftz ? fp::FtzMode::Flush : fp::FtzMode::Keep;
+  ArcUnitSetup as;
+  as.sched.mode = spec.sched;
+  as.sched.threshold = spec.threshold;
+  as.sched.adder_ftz = fp::FtzMode::Flush;  // the RTL top is built with FTZ=1 (red.add.f32)
+
+  for (uint32_t sm = 0; sm < sms; ++sm) {
+    ls.sm = sm;
+    auto lsu = std::make_unique<Lsu>(fmt::format("sm{}_lsu", sm).c_str(), ls, hash_, stats_);
+    lsu->to_icnt = icnt_->from_sm[sm].get();
+    icnt_->from_sm[sm]->bind(&icnt_->wake, &lsu->wake);
+    for (uint32_t s = 0; s < per_sm; ++s) {
+      ss.sm = sm;
+      auto sc = std::make_unique<SubCore>(fmt::format("sm{}_sc{}", sm, s).c_str(), ss, work.at(sm, s), stats_);
+      Link<Packet>& port = *lsu->ports[s];
+      if (spec.mode == Mode::ArcHw) {
+        as.sm = sm;
+        const std::string an = fmt::format("sm{}_arc{}", sm, s);
+        std::unique_ptr<ArcUnit> arc;
+        if (spec.fidelity == Fidelity::Rtl) arc = make_arc_unit_rtl(an.c_str(), as, stats_);
+        else arc = std::make_unique<ArcUnitFast>(an.c_str(), as, stats_);
+        arc->in.bind(&arc->wake, &sc->wake);
+        arc->out = &port;
+        arc->busy = &lsu->busy;
+        port.bind(&lsu->wake, &arc->wake);
+        sc->to_arc = &arc->in;
+        arcs_.push_back(std::move(arc));
+      } else {
+        port.bind(&lsu->wake, &sc->wake);
+        sc->to_lsu = &port;
+      }
+      subcores_.push_back(std::move(sc));
+    }
+    lsus_.push_back(std::move(lsu));
+  }
+}
+
+void GpuModel::finish() {
+  Cycle end = stats_.issue_end_cycle + 1;
+  for (const auto& r : rops_) end = std::max(end, r->last_done() + 1);
+  stats_.total_cycles = stats_.instructions ? end : 0;
+  for (auto& l : lsus_) l->finish(end);
+}
+
+}  // namespace arc::sim

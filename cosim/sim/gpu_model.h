@@ -1,0 +1,50 @@
+// GpuModel: the whole timing model for one run, elaborated once per process:
+//   SubCore (sms x subcores_per_sm) -> [ArcUnit, arc-hw only] -> Lsu (per SM)
+//     -> Icnt (one crossbar) -> RopUnit (rop_units, address-sliced) -> MemoryImage.
+// Back-pressure runs the other way: a ROP that cannot keep up stops taking crossbar flits,
+// the crossbar stops taking an SM's requests, that SM's LSU queue fills, its busy register
+// rises (the ARC scheduler's busy input) and its sub-cores stall on their atomics.
+#pragma once
+#include <systemc>
+
+#include <memory>
+#include <vector>
+
+#include "arc_unit.h"
+#include "icnt.h"
+#include "lsu.h"
+#include "params.h"
+#include "rop.h"
+#include "rop_hash.h"
+#include "stats.h"
+#include "subcore.h"
+#include "workload.h"
+
+namespace arc::sim {
+
+class GpuModel : public sc_core::sc_module {
+ public:
+  GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trace::Trace& trace, const Workload& work);
+
+  // Called after sc_start() returns: closes the integrals and fills total_cycles.
+  void finish();
+  const Stats& stats() const { return stats_; }
+  const golden::MemoryImage& image() const { return image_; }
+  const CommitLog& commits() const { return log_; }
+  uint64_t rop_units() const { return static_cast<uint64_t>(rops_.size()); }
+  const std::vector<std::unique_ptr<ArcUnit>>& arc_units() const { return arcs_; }
+
+ private:
+  RunSpec spec_;
+  Stats stats_;
+  golden::MemoryImage image_;
+  CommitLog log_;
+  RopHash hash_;
+  std::vector<std::unique_ptr<SubCore>> subcores_;
+  std::vector<std::unique_ptr<ArcUnit>> arcs_;
+  std::vector<std::unique_ptr<Lsu>> lsus_;
+  std::unique_ptr<Icnt> icnt_;
+  std::vector<std::unique_ptr<RopUnit>> rops_;
+};
+
+}  // namespace arc::sim

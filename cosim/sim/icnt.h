@@ -1,0 +1,49 @@
+// Icnt: the SM-to-L2 crossbar. Requests are one flit each.
+//  - Inputs: one Link per SM (filled by that SM's LSU). Each cycle the crossbar takes up to
+//    icnt_flits_per_cycle flits from each SM input, in order (a head whose ROP unit has no
+//    free input entry blocks its SM: credit-based flow control), SMs served round-robin.
+//  - Each flit arrives at its ROP unit icnt_latency cycles later (at least 1), and each
+//    output port delivers at most icnt_eject_per_cycle flits per cycle (contention at a hot
+//    L2 slice queues there, in the order the flits entered).
+//  - Credits: a ROP unit's input Link counts flits in flight to it, so the crossbar never
+//    sends more than the ROP can buffer; a ROP that stops draining stalls the SMs that
+//    target it, which fills their LSU queues: that is the back-pressure the ARC scheduler sees.
+#pragma once
+#include <systemc>
+
+#include <memory>
+#include <vector>
+
+#include "link.h"
+#include "request.h"
+
+namespace arc::sim {
+
+struct IcntSetup {
+  uint32_t sms = 1;
+  uint32_t rops = 1;
+  uint32_t flits_per_cycle = 1;
+  uint32_t latency = 20;
+  uint32_t eject_per_cycle = 1;
+  uint32_t input_depth = 2;  // flits buffered at each SM input
+};
+
+class Icnt : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Icnt);
+  Icnt(sc_core::sc_module_name name, const IcntSetup& setup);
+
+  std::vector<std::unique_ptr<Link<Request>>> from_sm;
+  std::vector<Link<Request>*> to_rop;
+  sc_core::sc_event wake;
+
+ private:
+  void step();
+
+  IcntSetup setup_;
+  uint32_t rr_ = 0;
+  std::vector<Cycle> eject_cycle_;     // per ROP: the cycle of its latest delivery
+  std::vector<uint32_t> eject_count_;  // deliveries scheduled in that cycle
+};
+
+}  // namespace arc::sim

@@ -1,0 +1,87 @@
+// Link<T>: a point-to-point, single-producer single-consumer FIFO with a fixed capacity and a
+// latency, the one way modules of the timing model hand work to each other.
+//  - push(x, delay >= 1): x becomes visible to the consumer `delay` cycles later; the
+//    consumer's wake event is notified then.
+//  - A slot freed by pop() in cycle t is usable by the producer from cycle t+1 (credit
+//    return), and the producer's wake event is notified for t+1.
+// Because nothing is visible in the cycle it happens, same-cycle evaluation order of the
+// producer and consumer cannot change what either sees.
+#pragma once
+#include <cassert>
+#include <deque>
+#include <utility>
+
+#include "clock.h"
+
+namespace arc::sim {
+
+template <class T>
+class Link {
+ public:
+  explicit Link(size_t capacity = 1) : capacity_(capacity) {}
+  void bind(sc_core::sc_event* consumer_wake, sc_core::sc_event* producer_wake) {
+    consumer_wake_ = consumer_wake;
+    producer_wake_ = producer_wake;
+  }
+  void set_capacity(size_t c) { capacity_ = c; }
+  size_t capacity() const { return capacity_; }
+
+  // Producer side.
+  size_t occupied(Cycle now) const { return q_.size() + (pop_cycle_ == now ? pops_now_ : 0); }
+  size_t free_slots(Cycle now) const { return capacity_ - occupied(now); }
+  bool can_push(Cycle now) const { return occupied(now) < capacity_; }
+  void push(Cycle now, T x, Cycle delay = 1) {
+    assert(delay >= 1 && can_push(now));
+    q_.emplace_back(now + delay, std::move(x));
+    if (consumer_wake_) wake_at(*consumer_wake_, now + delay);
+  }
+
+  // Consumer side.
+  bool ready(Cycle now) const { return !q_.empty() && q_.front().first <= now; }
+  const T& front() const { return q_.front().second; }
+  T pop(Cycle now) {
+    assert(ready(now));
+    T x = std::move(q_.front().second);
+    q_.pop_front();
+    if (pop_cycle_ != now) {
+      pop_cycle_ = now;
+      pops_now_ = 0;
+    }
+    ++pops_now_;
+    if (producer_wake_) wake_at(*producer_wake_, now + 1);
+    return x;
+  }
+  // The cycle the front becomes visible (kNever when empty).
+  Cycle next_ready() const { return q_.empty() ? kNever : q_.front().first; }
+  bool empty() const { return q_.empty(); }
+  size_t size() const { return q_.size(); }
+
+ private:
+  size_t capacity_;
+  std::deque<std::pair<Cycle, T>> q_;
+  Cycle pop_cycle_ = kNever;
+  size_t pops_now_ = 0;
+  sc_core::sc_event* consumer_wake_ = nullptr;
+  sc_core::sc_event* producer_wake_ = nullptr;
+};
+
+// A value written in cycle t that readers see from cycle t+1 (a register between modules).
+template <class T>
+class Registered {
+ public:
+  explicit Registered(T init = T{}) : cur_(init), prev_(init) {}
+  void write(Cycle now, T v) {
+    if (written_ != now) {
+      prev_ = cur_;
+      written_ = now;
+    }
+    cur_ = v;
+  }
+  T read(Cycle now) const { return written_ == now ? prev_ : cur_; }
+
+ private:
+  T cur_, prev_;
+  Cycle written_ = kNever;
+};
+
+}  // namespace arc::sim

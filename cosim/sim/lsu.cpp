@@ -1,0 +1,66 @@
+#include "lsu.h"
+
+#include <algorithm>
+
+namespace arc::sim {
+
+Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& hash, Stats& stats)
+    : sc_module(name), setup_(setup), hash_(hash), stats_(stats) {
+  for (uint32_t i = 0; i < setup.ports; ++i) ports.push_back(std::make_unique<Link<Packet>>(1));
+  SC_METHOD(step);
+  sensitive << wake;
+  dont_initialize();
+}
+
+void Lsu::account(Cycle now) {
+  stats_.lsu_occupancy_sum += static_cast<double>(queue_.size()) * static_cast<double>(now - occ_since_);
+  occ_since_ = now;
+}
+
+void Lsu::finish(Cycle end) {
+  if (end > occ_since_) account(end);
+}
+
+void Lsu::step() {
+  const Cycle now = now_cycle();
+  account(now);
+  // 1. Forward from the head, in order, while the crossbar input takes requests.
+  for (uint32_t k = 0; k < setup_.issue_per_cycle && !queue_.empty() && to_icnt->can_push(now); ++k) {
+    Request r = queue_.front();
+    queue_.pop_front();
+    r.rop = hash_(r.addr);
+    to_icnt->push(now, r);
+    ++stats_.requests_to_l2;
+  }
+  // 2. Admit at most one whole packet per port, round-robin.
+  const uint32_t n = setup_.ports;
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t p = (rr_ + k) % n;
+    Link<Packet>& port = *ports[p];
+    if (!port.ready(now)) continue;
+    if (port.front().size() > setup_.depth - queue_.size()) {
+      ++stats_.lsu_full_rejects;
+      continue;
+    }
+    Packet pk = port.pop(now);
+    queue_.insert(queue_.end(), pk.begin(), pk.end());
+    rr_ = (p + 1) % n;
+  }
+  stats_.lsu_occupancy_max = std::max<uint64_t>(stats_.lsu_occupancy_max, queue_.size());
+  busy.write(now, setup_.depth - queue_.size() < setup_.busy_slack);
+  // 3. Next wake: next cycle while there is something to forward and room to forward it
+  //    (a full crossbar input wakes us when it drains), or when a port's packet arrives.
+  Cycle next = kNever;
+  if (!queue_.empty() && to_icnt->can_push(now + 1)) next = now + 1;
+  for (const auto& port : ports) {
+    const Cycle r = port->next_ready();
+    if (r != kNever) {
+      // a waiting packet that did not fit retries when the queue drains (forwarding wakes us)
+      if (r > now) next = std::min(next, r);
+      else if (queue_.empty()) next = std::min(next, now + 1);
+    }
+  }
+  wake_at(wake, next);
+}
+
+}  // namespace arc::sim

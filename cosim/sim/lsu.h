@@ -1,0 +1,58 @@
+// Lsu: the per-SM MIO/LSU queue between the sub-cores (or their ARC units) and the crossbar.
+//  - `ports[s]`: one packet slot per sub-core. Each cycle the LSU moves at most one packet
+//    per port, round-robin from the port after the last one served, into its queue, and only
+//    whole: a packet needs as many free entries as it has requests (a warp's per-lane atomics
+//    enter together, as one instruction's requests do).
+//  - Queue: lsu_queue_depth entries (requests). Each cycle it forwards up to
+//    lsu_issue_per_cycle requests, in order, into the crossbar input of this SM (the address
+//    hash picks each request's ROP unit here).
+//  - `busy`: raised (visible next cycle) while fewer than lsu_busy_slack entries are free,
+//    i.e. while the queue could not take a full warp of per-lane atomics: the atomic stall
+//    the ARC scheduler observes (paper section 4.3).
+#pragma once
+#include <systemc>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "link.h"
+#include "request.h"
+#include "rop_hash.h"
+#include "stats.h"
+
+namespace arc::sim {
+
+struct LsuSetup {
+  uint32_t sm = 0;
+  uint32_t ports = 4;
+  uint32_t depth = 32;
+  uint32_t issue_per_cycle = 1;
+  uint32_t busy_slack = 32;
+};
+
+class Lsu : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Lsu);
+  Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& hash, Stats& stats);
+
+  std::vector<std::unique_ptr<Link<Packet>>> ports;  // one per sub-core
+  Link<Request>* to_icnt = nullptr;
+  Registered<bool> busy{false};
+  sc_core::sc_event wake;
+
+  void finish(Cycle end);  // closes the occupancy integral at the end of the run
+
+ private:
+  void step();
+  void account(Cycle now);
+
+  LsuSetup setup_;
+  const RopHash& hash_;
+  Stats& stats_;
+  std::deque<Request> queue_;
+  uint32_t rr_ = 0;
+  Cycle occ_since_ = 0;  // occupancy integral is closed up to here
+};
+
+}  // namespace arc::sim

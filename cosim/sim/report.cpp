@@ -1,0 +1,83 @@
+#include "report.h"
+
+#include <fmt/format.h>
+
+namespace arc::sim {
+
+uint64_t image_hash(const std::vector<uint32_t>& words) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint32_t w : words)
+    for (int b = 0; b < 4; ++b) {
+      h ^= (w >> (8 * b)) & 0xFF;
+      h *= 1099511628211ull;
+    }
+  return h;
+}
+
+namespace {
+
+const RunResult* baseline_of(const std::vector<RunSpec>& specs, const std::vector<RunResult>& runs) {
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].mode == Mode::Baseline) return &runs[i];
+  return nullptr;
+}
+
+}  // namespace
+
+nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& specs,
+                           const std::vector<RunResult>& runs) {
+  nlohmann::json j;
+  j["gpu"] = {{"name", in.gpu_name}, {"config", in.gpu_source}, {"sms", in.sms}, {"rop_units", in.rop_units},
+              {"clock_ghz", in.clock_ghz}, {"sw_overhead", in.sw_overhead}};
+  j["trace"] = in.trace_path;
+  j["fidelity"] = in.fidelity;
+  const RunResult* base = baseline_of(specs, runs);
+  j["runs"] = nlohmann::json::array();
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Stats& s = runs[i].stats;
+    nlohmann::json r = {
+        {"mode", runs[i].label},
+        {"total_cycles", s.total_cycles},
+        {"atomic_stall_cycles", s.atomic_stall_cycles},
+        {"rop_utilization", s.rop_utilization(in.rop_units, in.rop_ops_per_cycle)},
+        {"lsu_queue_occupancy_mean", s.lsu_occupancy_mean(in.sms)},
+        {"lsu_queue_occupancy_max", s.lsu_occupancy_max},
+        {"requests_to_l2", s.requests_to_l2},
+        {"reductions_in_core", {{"groups", s.groups_reduced_in_core}, {"lane_adds", s.lane_adds_in_core}}},
+        {"reductions_at_rops", s.rop_ops},
+        {"instructions", s.instructions},
+        {"lane_updates", s.lane_updates},
+        {"sw_overhead_cycles", s.sw_overhead_cycles},
+        {"instrs_accepted_busy", s.instrs_seen_busy},
+        {"memory_image_fnv1a64", fmt::format("{:016x}", image_hash(runs[i].image))},
+    };
+    if (base && s.total_cycles)
+      r["speedup_vs_baseline"] = static_cast<double>(base->stats.total_cycles) / static_cast<double>(s.total_cycles);
+    j["runs"].push_back(r);
+  }
+  return j;
+}
+
+std::string report_table(const ReportInput& in, const std::vector<RunSpec>& specs,
+                         const std::vector<RunResult>& runs) {
+  std::string out = fmt::format("GPU {} ({} SMs, {} ROP units, {:.2f} GHz), fidelity {}, trace {}\n", in.gpu_name,
+                                in.sms, in.rop_units, in.clock_ghz, in.fidelity, in.trace_path);
+  out += fmt::format("{:<22} {:>12} {:>8} {:>14} {:>7} {:>9} {:>6} {:>12} {:>11} {:>11} {:>8}\n", "mode", "cycles",
+                     "speedup", "atomic stalls", "ROP %", "LSU mean", "max", "L2 requests", "core adds",
+                     "ROP adds", "wall s");
+  const RunResult* base = baseline_of(specs, runs);
+  for (const RunResult& r : runs) {
+    const Stats& s = r.stats;
+    const std::string sp = base && s.total_cycles
+                               ? fmt::format("{:.2f}x", static_cast<double>(base->stats.total_cycles) /
+                                                            static_cast<double>(s.total_cycles))
+                               : "-";
+    out += fmt::format("{:<22} {:>12} {:>8} {:>14} {:>6.1f}% {:>9.2f} {:>6} {:>12} {:>11} {:>11} {:>8.2f}\n",
+                       r.label, s.total_cycles, sp, s.atomic_stall_cycles,
+                       100.0 * s.rop_utilization(in.rop_units, in.rop_ops_per_cycle), s.lsu_occupancy_mean(in.sms),
+                       s.lsu_occupancy_max, s.requests_to_l2, s.lane_adds_in_core, s.rop_ops, r.wall_seconds);
+  }
+  return out;
+}
+
+}  // namespace arc::sim

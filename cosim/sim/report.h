@@ -1,0 +1,28 @@
+// The report of `arcsim sim`: one row per run, a table for people and JSON for tools. The JSON
+// holds only simulated quantities (no wall-clock time), so the same inputs give byte-identical
+// JSON run to run.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "params.h"
+#include "run.h"
+
+namespace arc::sim {
+
+struct ReportInput {
+  std::string gpu_name, gpu_source, trace_path, fidelity;
+  uint64_t sms = 0, rop_units = 0, rop_ops_per_cycle = 0;
+  double clock_ghz = 0;
+  uint32_t sw_overhead = 0;
+};
+
+uint64_t image_hash(const std::vector<uint32_t>& words);  // FNV-1a 64 over the words
+
+nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& specs,
+                           const std::vector<RunResult>& runs);
+std::string report_table(const ReportInput& in, const std::vector<RunSpec>& specs,
+                         const std::vector<RunResult>& runs);
+
+}  // namespace arc::sim

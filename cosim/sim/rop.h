@@ -1,0 +1,55 @@
+// RopUnit: one address-sliced L2 atomic unit. Each cycle it starts up to rop_ops_per_cycle
+// atomics from its input queue, in arrival order; an atomic on an address that started an
+// atomic less than rop_same_addr_interval cycles ago waits (same-address serialization), and
+// blocks those behind it. Starting an atomic commits it to the memory image (ROP semantics:
+// arc::golden::MemoryImage::apply, FTZ=1); it is performed rop_latency cycles later, which
+// is when the run can end. Ops to one address always go to one unit, so the image does not
+// depend on the order units run in one cycle.
+#pragma once
+#include <systemc>
+
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "golden.h"
+#include "link.h"
+#include "request.h"
+#include "stats.h"
+
+namespace arc::sim {
+
+struct RopSetup {
+  uint32_t ops_per_cycle = 1;
+  uint32_t latency = 160;
+  uint32_t same_addr_interval = 1;
+};
+
+// What the ROP units commit, in commit order (tests replay it).
+struct CommitLog {
+  bool enabled = false;
+  std::vector<std::pair<uint32_t, uint32_t>> ops;  // (addr, value)
+};
+
+class RopUnit : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(RopUnit);
+  RopUnit(sc_core::sc_module_name name, const RopSetup& setup, golden::MemoryImage& image, CommitLog& log,
+          Stats& stats);
+
+  Link<Request> in;
+  sc_core::sc_event wake;
+  Cycle last_done() const { return last_done_; }
+
+ private:
+  void step();
+
+  RopSetup setup_;
+  golden::MemoryImage& image_;
+  CommitLog& log_;
+  Stats& stats_;
+  std::unordered_map<uint32_t, Cycle> last_start_;  // per address: cycle of its latest start
+  Cycle last_done_ = 0;
+};
+
+}  // namespace arc::sim

@@ -1,0 +1,162 @@
+#include "run.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <systemc>
+
+#include "arc_unit_rtl.h"
+#include "error.h"
+#include "gpu_model.h"
+#include "progress.h"
+#include "workload.h"
+
+namespace arc::sim {
+
+RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
+  validate(spec);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Workload work = build_workload(trace, static_cast<uint32_t>(spec.gpu.sms),
+                                       static_cast<uint32_t>(spec.gpu.subcores_per_sm));
+  if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) enable_rtl_tracing();
+  GpuModel model("gpu", spec, trace, work);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration done, time 0
+  std::optional<RtlWave> wave;
+  if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) wave.emplace(spec.wave_path, model.arc_units());
+  Progress bar(spec.label(), work.instructions, spec.progress);
+  constexpr Cycle kChunk = 50'000;  // progress granularity only: idle time inside is skipped
+  while (sc_core::sc_pending_activity()) {
+    sc_core::sc_start(cycles(kChunk));
+    bar.update(model.stats().instructions);
+  }
+  bar.finish();
+  model.finish();
+  wave.reset();
+  RunResult r;
+  r.label = spec.label();
+  r.stats = model.stats();
+  r.image = model.image().words();
+  r.commits = model.commits().ops;
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+namespace {
+
+void write_all(int fd, const void* p, size_t n) {
+  const char* c = static_cast<const char*>(p);
+  while (n) {
+    const ssize_t w = ::write(fd, c, n);
+    if (w <= 0) _exit(4);
+    c += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+template <class T>
+void put(std::string& buf, const T& v) {
+  buf.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+std::string encode(const RunResult& r) {
+  std::string buf;
+  const std::string js = nlohmann::json{{"label", r.label}, {"stats", to_json(r.stats)},
+                                        {"wall_seconds", r.wall_seconds}}
+                             .dump();
+  put(buf, static_cast<uint64_t>(js.size()));
+  buf += js;
+  put(buf, static_cast<uint64_t>(r.image.size()));
+  buf.append(reinterpret_cast<const char*>(r.image.data()), r.image.size() * sizeof(uint32_t));
+  put(buf, static_cast<uint64_t>(r.commits.size()));
+  for (const auto& [a, v] : r.commits) {
+    put(buf, a);
+    put(buf, v);
+  }
+  return buf;
+}
+
+struct Cursor {
+  const std::string& s;
+  size_t at = 0;
+  template <class T>
+  T get() {
+    if (at + sizeof(T) > s.size()) throw Error("timing-model child process returned a truncated result");
+    T v;
+    std::memcpy(&v, s.data() + at, sizeof v);
+    at += sizeof v;
+    return v;
+  }
+  std::string bytes(size_t n) {
+    if (at + n > s.size()) throw Error("timing-model child process returned a truncated result");
+    std::string out = s.substr(at, n);
+    at += n;
+    return out;
+  }
+};
+
+RunResult decode(const std::string& s) {
+  Cursor c{s};
+  RunResult r;
+  const auto j = nlohmann::json::parse(c.bytes(c.get<uint64_t>()));
+  r.label = j.at("label").get<std::string>();
+  r.stats = stats_from_json(j.at("stats"));
+  r.wall_seconds = j.at("wall_seconds").get<double>();
+  r.image.resize(c.get<uint64_t>());
+  for (auto& w : r.image) w = c.get<uint32_t>();
+  r.commits.resize(c.get<uint64_t>());
+  for (auto& [a, v] : r.commits) {
+    a = c.get<uint32_t>();
+    v = c.get<uint32_t>();
+  }
+  return r;
+}
+
+}  // namespace
+
+RunResult run_isolated(const RunSpec& spec, const trace::Trace& trace) {
+  validate(spec);  // bad input fails here, in the parent, with one line
+  int fds[2];
+  if (::pipe(fds) != 0) throw Error("cannot create a pipe for the timing-model child process");
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw Error("cannot fork the timing-model child process");
+  if (pid == 0) {
+    ::close(fds[0]);
+    ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    char tag = 'R';
+    std::string payload;
+    try {
+      payload = encode(run_in_process(spec, trace));
+    } catch (const std::exception& e) {
+      tag = 'E';
+      payload = e.what();
+    }
+    write_all(fds[1], &tag, 1);
+    write_all(fds[1], payload.data(), payload.size());
+    ::close(fds[1]);
+    std::fflush(nullptr);
+    _exit(0);  // no static destructors of the parent's objects in the child
+  }
+  ::close(fds[1]);
+  std::string buf;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], chunk, sizeof chunk);
+    if (n <= 0) break;
+    buf.append(chunk, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (buf.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw Error("timing-model child process for " + spec.label() + " died (status " + std::to_string(status) + ")");
+  if (buf[0] == 'E') throw Error(buf.substr(1));
+  return decode(buf.substr(1));
+}
+
+}  // namespace arc::sim

@@ -1,0 +1,28 @@
+// Running the timing model. SystemC elaborates once per process and 2.3 cannot reset its
+// kernel, so one process holds one run: run_in_process() is that run, and run_isolated()
+// forks a child for it and brings its result back through a pipe. The CLI and the tests run
+// several modes one after another with run_isolated(); the parent never touches SystemC.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "params.h"
+#include "stats.h"
+#include "trace.h"
+
+namespace arc::sim {
+
+struct RunResult {
+  std::string label;     // RunSpec::label()
+  Stats stats;
+  std::vector<uint32_t> image;                       // final gradient buffer
+  std::vector<std::pair<uint32_t, uint32_t>> commits;  // (addr, value) in ROP commit order, if recorded
+  double wall_seconds = 0;
+};
+
+RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace);
+RunResult run_isolated(const RunSpec& spec, const trace::Trace& trace);  // throws arc::Error from the child
+
+}  // namespace arc::sim

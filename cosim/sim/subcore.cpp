@@ -1,0 +1,117 @@
+#include "subcore.h"
+
+#include "golden.h"
+
+namespace arc::sim {
+
+SubCore::SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work, Stats& stats)
+    : sc_module(name), setup_(setup), work_(work), stats_(stats) {
+  SC_METHOD(step);
+  sensitive << wake;  // runs at cycle 0 too (initialization), then only when woken
+  admit_warps(0);
+}
+
+void SubCore::admit_warps(Cycle now) {
+  while (resident_.size() < setup_.warps_resident && next_warp_ < work_.warps.size()) {
+    Warp w;
+    w.work = next_warp_++;
+    w.ready_at = now + gap_of(*work_.warps[w.work].instrs.front());
+    resident_.push_back(w);
+  }
+}
+
+Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) const {
+  golden::WarpInstr wi;
+  wi.active_mask = in.active_mask;
+  wi.addr = in.addr;
+  wi.value = in.value;
+  Packet p;
+  for (const golden::Group& g : golden::match_addresses(wi)) {
+    const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
+    if (n >= setup_.threshold && n > 1) {
+      uint32_t sum;
+      if (setup_.mode == Mode::SwS) {
+        sum = golden::serial_sum(wi, g.lane_mask, setup_.sw_ftz);
+      } else {
+        sum = golden::butterfly_sum(wi.value, g.lane_mask, setup_.sw_ftz);
+      }
+      p.push_back({g.addr, sum, 0, setup_.sm});
+      ++groups_reduced;
+    } else {
+      for (uint32_t m = g.lane_mask; m; m &= m - 1) p.push_back({g.addr, in.value[__builtin_ctz(m)], 0, setup_.sm});
+    }
+  }
+  return p;
+}
+
+bool SubCore::try_issue(Cycle now) {
+  Warp& w = resident_[static_cast<size_t>(cur_)];
+  const trace::Instr& in = *work_.warps[w.work].instrs[w.next];
+  if (setup_.mode == Mode::ArcHw) {
+    if (!to_arc->can_push(now)) return false;
+    to_arc->push(now, &in);
+  } else {
+    if (!to_lsu->can_push(now)) return false;
+    Packet p;
+    if (setup_.mode == Mode::Baseline) {
+      for (uint32_t m = in.active_mask; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        p.push_back({in.addr[l], in.value[l], 0, setup_.sm});
+      }
+    } else {
+      p = sw_packet(in, stats_.groups_reduced_in_core);
+      const uint64_t lanes = static_cast<uint64_t>(__builtin_popcount(in.active_mask));
+      stats_.lane_adds_in_core += lanes - p.size();  // each in-core add removes one request
+    }
+    to_lsu->push(now, std::move(p));
+  }
+  ++stats_.instructions;
+  stats_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
+  stats_.atomic_stall_cycles += (now - cur_ready_) + (cur_picked_ - cur_since_);
+  stats_.issue_end_cycle = std::max(stats_.issue_end_cycle, now);
+  // The warp computes its next gap from the cycle after the atomic left.
+  if (++w.next < work_.warps[w.work].instrs.size()) {
+    w.ready_at = now + 1 + gap_of(*work_.warps[w.work].instrs[w.next]);
+  } else {
+    resident_.erase(resident_.begin() + cur_);
+    if (rr_ > static_cast<size_t>(cur_)) --rr_;
+    admit_warps(now + 1);
+  }
+  cur_ = -1;
+  port_free_at_ = now + 1;
+  return true;
+}
+
+void SubCore::step() {
+  const Cycle now = now_cycle();
+  if (cur_ < 0 && now >= port_free_at_ && !resident_.empty()) {
+    // loose round-robin: first ready warp after the last one picked
+    const size_t n = resident_.size();
+    for (size_t k = 0; k < n; ++k) {
+      const size_t i = (rr_ + k) % n;
+      if (resident_[i].ready_at <= now) {
+        cur_ = static_cast<int>(i);
+        rr_ = (i + 1) % n;
+        cur_since_ = resident_[i].ready_at;
+        cur_picked_ = now;
+        const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB;
+        cur_ready_ = now + (sw ? setup_.sw_overhead : 0);
+        if (sw) stats_.sw_overhead_cycles += setup_.sw_overhead;
+        break;
+      }
+    }
+  }
+  if (cur_ >= 0) {
+    if (now < cur_ready_) {
+      wake_at(wake, cur_ready_);
+      return;
+    }
+    if (!try_issue(now)) return;  // blocked: the LSU port / ARC unit wakes us when it takes work
+  }
+  // Next time something can happen: the port frees next cycle; the earliest ready warp.
+  Cycle next = kNever;
+  for (const Warp& w : resident_) next = std::min(next, w.ready_at);
+  if (next != kNever) wake_at(wake, std::max(next, std::max(port_free_at_, now + 1)));
+}
+
+}  // namespace arc::sim

@@ -1,0 +1,74 @@
+// SubCore: one sub-core (processing block) of an SM issuing its warps' warp-level atomics.
+//
+// Each warp runs its trace in order: compute for `gap` cycles (the trace's gap; a gap counted
+// in instructions is taken as one issue cycle each), then the atomic. At most
+// warps_per_subcore warps are resident; a finished warp's slot goes to the next warp of the
+// trace (in order of first appearance), whose first gap starts then.
+//
+// Warp selection: loose round-robin. The sub-core has one memory (MIO) issue port; each cycle
+// in which the port is free it picks the first ready warp after the one it picked last. The
+// picked warp holds the port until its atomic leaves:
+//  - baseline: one packet of per-lane requests into the LSU port;
+//  - sw-s / sw-b: first `sw_overhead` issue cycles of reduction instructions (config key
+//    sw_overhead, measured from the ARC-SW kernels' SASS by issue 9), then one packet: per
+//    address group of >= threshold lanes one request carrying the group's serial (sw-s) or
+//    butterfly (sw-b) sum, per-lane requests for the other lanes;
+//  - arc-hw: the instruction into its ARC unit (`atomred`).
+// A full LSU port or a busy ARC unit holds the port: that wait is the atomic stall.
+#pragma once
+#include <systemc>
+
+#include <vector>
+
+#include "link.h"
+#include "params.h"
+#include "request.h"
+#include "stats.h"
+#include "workload.h"
+
+namespace arc::sim {
+
+struct SubCoreSetup {
+  Mode mode = Mode::Baseline;
+  uint32_t sm = 0;
+  uint32_t warps_resident = 16;
+  uint32_t sw_overhead = 0;
+  uint32_t threshold = 2;
+  fp::FtzMode sw_ftz = fp::FtzMode::Keep;  // add.f32 of the ARC-SW code (trace header reduce_ftz)
+};
+
+class SubCore : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(SubCore);
+  SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work, Stats& stats);
+
+  Link<InstrRef>* to_arc = nullptr;  // arc-hw
+  Link<Packet>* to_lsu = nullptr;    // baseline, sw-s, sw-b
+  sc_core::sc_event wake;
+
+ private:
+  struct Warp {
+    size_t work = 0;     // index into work_.warps
+    size_t next = 0;     // next instruction
+    Cycle ready_at = 0;  // when its next atomic is ready to issue
+  };
+  void step();
+  void admit_warps(Cycle now);
+  bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
+  Packet sw_packet(const trace::Instr& in, uint64_t& groups_reduced) const;
+  Cycle gap_of(const trace::Instr& in) const { return in.gap; }
+
+  SubCoreSetup setup_;
+  const SubCoreWork& work_;
+  Stats& stats_;
+  std::vector<Warp> resident_;
+  size_t next_warp_ = 0;      // next warp of work_ to make resident
+  size_t rr_ = 0;             // round-robin pointer into resident_
+  int cur_ = -1;              // resident_ index holding the issue port
+  Cycle cur_ready_ = 0;       // when the current warp's atomic (after SW overhead) may leave
+  Cycle cur_since_ = 0;       // when the current warp's atomic was ready (gap done)
+  Cycle cur_picked_ = 0;      // when the port picked it
+  Cycle port_free_at_ = 0;    // the issue port picks no warp before this cycle
+};
+
+}  // namespace arc::sim

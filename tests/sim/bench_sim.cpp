@@ -1,0 +1,46 @@
+// bench_sim: speed of the timing model (not a test). For three trace sizes (each 4x the last,
+// to show that cost grows linearly) and both ARC-unit levels, prints lane updates per second
+// and simulated cycles per second on the H100 config, for the baseline and ARC-HW (dynamic).
+// Usage: bench_sim [scale=1]  (scale multiplies the trace sizes)
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <systemc>
+
+#include "gpu_config.h"
+#include "run.h"
+#include "sim_fixture.h"
+
+int sc_main(int argc, char** argv) {
+  using namespace arc::sim;
+  const double scale = argc > 1 ? std::atof(argv[1]) : 1.0;
+  std::printf("%-6s %-16s %10s %12s %12s %9s %14s %14s\n", "level", "mode", "instrs", "lane updates", "sim cycles",
+              "wall s", "lane upd/s", "cycles/s");
+  for (Fidelity f : {Fidelity::Fast, Fidelity::Rtl}) {
+    const uint64_t base = static_cast<uint64_t>((f == Fidelity::Fast ? 25'000 : 6'000) * scale);
+    for (uint64_t n : {base, 4 * base, 16 * base}) {
+      arc::tracegen::GenConfig g = testing::hot(n, 99);
+      g.sms = 132;
+      g.warps_per_subcore = 16;
+      g.buffer_words = 1u << 20;
+      g.gap_mean = 400;
+      const arc::trace::Trace t = testing::synthetic("bench", g);
+      for (Mode m : {Mode::Baseline, Mode::ArcHw}) {
+        RunSpec s;
+        s.gpu = arc::config::load_gpu("h100");
+        s.mode = m;
+        s.sched = arc::golden::SchedMode::Dynamic;
+        s.fidelity = f;
+        const RunResult r = run_isolated(s, t);
+        std::printf("%-6s %-16s %10llu %12llu %12llu %9.2f %14.0f %14.0f\n", fidelity_name(f), r.label.c_str(),
+                    static_cast<unsigned long long>(r.stats.instructions),
+                    static_cast<unsigned long long>(r.stats.lane_updates),
+                    static_cast<unsigned long long>(r.stats.total_cycles), r.wall_seconds,
+                    static_cast<double>(r.stats.lane_updates) / r.wall_seconds,
+                    static_cast<double>(r.stats.total_cycles) / r.wall_seconds);
+        std::fflush(stdout);
+      }
+    }
+  }
+  return 0;
+}

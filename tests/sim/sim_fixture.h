@@ -1,0 +1,50 @@
+// Shared by the timing-model tests: small seeded synthetic traces (arc::tracegen) written to
+// the test's temporary folder, and a small GPU so that contention appears quickly.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include "gpu_config.h"
+#include "params.h"
+#include "trace.h"
+#include "tracegen.h"
+
+namespace arc::sim::testing {
+
+inline trace::Trace synthetic(const std::string& tag, tracegen::GenConfig g) {
+  const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / (tag + "-" + std::to_string(g.seed) + ".arctrace");
+  tracegen::generate(g, path.string());
+  return trace::read_trace(path.string());
+}
+
+// Hot: 4 SMs x 4 sub-cores x 4 warps, mostly one address per warp, short gaps: ROP-bound.
+inline tracegen::GenConfig hot(uint64_t instructions, uint64_t seed) {
+  tracegen::GenConfig g;
+  g.seed = seed;
+  g.instructions = instructions;
+  g.sms = 4;
+  g.warps_per_subcore = 4;
+  g.buffer_words = 4096;
+  g.sharing = tracegen::Sharing::Mix;
+  g.p_same = 0.7;
+  g.k = 4;
+  g.gap_mean = 20;
+  g.special_prob = 0.0;
+  return g;
+}
+
+inline RunSpec small_gpu() {
+  RunSpec s;
+  s.gpu = config::load_gpu("h100");
+  s.gpu.sms = 4;
+  s.gpu.rop_units = 8;
+  s.gpu.rop_latency = 40;
+  s.gpu.icnt_latency = 10;
+  s.gpu.warps_per_subcore = 4;
+  s.gpu.sw_overhead = 12;
+  return s;
+}
+
+}  // namespace arc::sim::testing

@@ -1,0 +1,120 @@
+// `arcsim sim` end to end: all modes on a synthetic trace (table and JSON, JSON byte-identical
+// run to run), and bad config / trace / flag -> exit 2 with one line "arcsim: error: ...".
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "sim_fixture.h"
+
+namespace {
+
+struct Out {
+  int code;
+  std::string out, err;
+};
+
+Out arcsim(const std::string& args) {
+  const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
+  std::filesystem::create_directories(dir);
+  const std::string errf = (dir / "stderr.txt").string();
+  const std::string cmd = std::string(ARCSIM_EXE) + " " + args + " 2>" + errf;
+  Out o{};
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) o.out.append(buf.data(), n);
+  const int st = ::pclose(p);
+  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  std::ifstream f(errf);
+  o.err.assign(std::istreambuf_iterator<char>(f), {});
+  return o;
+}
+
+std::string trace_file() {
+  static const std::string path = [] {
+    const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
+    std::filesystem::create_directories(dir);
+    const std::string p = (dir / "cli.arctrace").string();
+    arc::tracegen::generate(arc::sim::testing::hot(2000, 4), p);
+    return p;
+  }();
+  return path;
+}
+
+int checks = 0, failures = 0;
+void tally(bool ok) {
+  ++checks;
+  if (!ok) ++failures;
+}
+
+TEST(SimCli, AllModesTableAndJson) {
+  const std::string common = "sim --gpu h100 --set sms=4 --set rop_units=8 --trace " + trace_file();
+  const Out t = arcsim(common + " --mode baseline,sw-s,sw-b,arc-hw --sched never,always,threshold,dynamic");
+  EXPECT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("arc-hw/dynamic"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("speedup"), std::string::npos);
+  tally(t.code == 0);
+  const Out j1 = arcsim(common + " --mode baseline,arc-hw --json");
+  const Out j2 = arcsim(common + " --mode baseline,arc-hw --json");
+  ASSERT_EQ(j1.code, 0) << j1.err;
+  EXPECT_EQ(j1.out, j2.out) << "JSON must be byte-identical run to run";
+  tally(j1.out == j2.out);
+  const auto j = nlohmann::json::parse(j1.out);
+  ASSERT_EQ(j.at("runs").size(), 2u);
+  for (const char* key : {"total_cycles", "atomic_stall_cycles", "rop_utilization", "lsu_queue_occupancy_mean",
+                          "lsu_queue_occupancy_max", "requests_to_l2", "reductions_in_core", "reductions_at_rops",
+                          "speedup_vs_baseline"})
+    EXPECT_TRUE(j["runs"][1].contains(key)) << key;
+  EXPECT_DOUBLE_EQ(j["runs"][0]["speedup_vs_baseline"].get<double>(), 1.0);
+  std::printf("%s", t.out.c_str());
+}
+
+TEST(SimCli, BadInputIsOneLineAndExit2) {
+  const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
+  const std::string bad_toml = (dir / "bad.toml").string();
+  std::ofstream(bad_toml) << "name = \"x\"\nsms = 0\n";
+  const std::string junk = (dir / "junk.arctrace").string();
+  std::ofstream(junk) << "not a trace at all";
+  const std::string tr = " --trace " + trace_file();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"sim --gpu nosuchgpu" + tr, "nosuchgpu"},
+      {"sim --config " + bad_toml + tr, "sms"},
+      {"sim --gpu h100 --trace /nonexistent/x.arctrace", "x.arctrace"},
+      {"sim --gpu h100 --trace " + junk, "junk"},
+      {"sim --gpu h100 --mode turbo" + tr, "turbo"},
+      {"sim --gpu h100 --mode arc-hw --sched greedy" + tr, "greedy"},
+      {"sim --gpu h100 --fidelity exact" + tr, "exact"},
+      {"sim --gpu h100 --set rop_units=-1" + tr, "rop_units"},
+      {"sim --gpu h100 --set no_such_key=1" + tr, "no_such_key"},
+      {"sim --gpu h100 --set lsu_queue_depth=8" + tr, "lsu_queue_depth"},
+      {"sim --gpu h100 --mode arc-hw --wave /tmp/x.fst" + tr, "--wave"},
+      {"sim --gpu h100 --config x.toml" + tr, "exactly one"},
+  };
+  for (const auto& [args, needle] : cases) {
+    const Out o = arcsim(args);
+    SCOPED_TRACE(args);
+    const bool one_line = !o.err.empty() && o.err.find('\n') == o.err.size() - 1;
+    const bool ok = o.code == 2 && one_line && o.err.rfind("arcsim: error: ", 0) == 0 &&
+                    o.err.find(needle) != std::string::npos;
+    EXPECT_TRUE(ok) << "exit " << o.code << " stderr: " << o.err;
+    tally(ok);
+  }
+  const Out flag = arcsim("sim --gpu h100 --no-such-flag" + tr);
+  EXPECT_NE(flag.code, 0);
+  tally(flag.code != 0);
+}
+
+TEST(SimCli, Counts) { std::printf("sim cli: %d passed, %d failed\n", checks - failures, failures); }
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

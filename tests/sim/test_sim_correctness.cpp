@@ -1,0 +1,163 @@
+// Timing-model correctness: the memory image the ROP units build equals, bit for bit, a golden
+// replay of the atomics in the order the model committed them; it is within the recursive-
+// summation error bound of a replay in trace order; the same inputs give byte-identical JSON.
+// Every run is a child process (arc::sim::run_isolated): SystemC elaborates once per process.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <systemc>
+
+#include "golden.h"
+#include "report.h"
+#include "run.h"
+#include "sim_fixture.h"
+
+namespace arc::sim {
+namespace {
+
+using testing::hot;
+using testing::small_gpu;
+using testing::synthetic;
+
+double as_double(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return static_cast<double>(f);
+}
+
+std::vector<RunSpec> all_modes() {
+  std::vector<RunSpec> out;
+  RunSpec s = small_gpu();
+  s.record_commits = true;
+  for (Mode m : {Mode::Baseline, Mode::SwS, Mode::SwB}) {
+    s.mode = m;
+    out.push_back(s);
+  }
+  s.mode = Mode::ArcHw;
+  for (auto sm : {golden::SchedMode::Never, golden::SchedMode::Always, golden::SchedMode::Threshold,
+                  golden::SchedMode::Dynamic}) {
+    s.sched = sm;
+    out.push_back(s);
+  }
+  return out;
+}
+
+TEST(SimCorrectness, ImageEqualsGoldenReplayOfCommitOrderAndBoundOfTraceOrder) {
+  const trace::Trace t = synthetic("correct", hot(3000, 11));
+  // Trace-order replay (the order the trace lists the lanes) and the error bound per word:
+  // two summation orders of the same n terms differ by at most 2 (n-1) u sum|v| (u = 2^-24),
+  // plus what flushing subnormal partial sums can move (n * 2^-126).
+  golden::MemoryImage trace_order(t.header.buffer_words);
+  std::vector<double> abs_sum(t.header.buffer_words, 0.0);
+  std::vector<uint32_t> count(t.header.buffer_words, 0);
+  for (const auto& in : t.instrs)
+    for (uint32_t m = in.active_mask; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      trace_order.apply(in.addr[l], in.value[l]);
+      abs_sum[in.addr[l]] += std::fabs(as_double(in.value[l]));
+      ++count[in.addr[l]];
+    }
+  int runs = 0, passed = 0;
+  for (const RunSpec& spec : all_modes()) {
+    const RunResult r = run_isolated(spec, t);
+    ++runs;
+    SCOPED_TRACE(r.label);
+    golden::MemoryImage replay(t.header.buffer_words);
+    for (const auto& [a, v] : r.commits) replay.apply(a, v);
+    const bool exact = replay.words() == r.image;
+    EXPECT_TRUE(exact) << "ROP image differs from golden replay of the commit order";
+    EXPECT_EQ(r.commits.size(), r.stats.rop_ops);
+    EXPECT_EQ(r.stats.requests_to_l2, r.stats.rop_ops);
+    EXPECT_EQ(r.stats.lane_updates, r.stats.rop_ops + r.stats.lane_adds_in_core) << "every lane update accounted";
+    EXPECT_EQ(r.stats.instructions, t.instrs.size());
+    uint64_t max_ulp = 0, outside = 0;
+    for (size_t w = 0; w < r.image.size(); ++w) {
+      max_ulp = std::max(max_ulp, fp::ulp_distance(r.image[w], trace_order.at(static_cast<uint32_t>(w))));
+      const double diff = std::fabs(as_double(r.image[w]) - as_double(trace_order.at(static_cast<uint32_t>(w))));
+      const double bound = 2.0 * count[w] * std::ldexp(abs_sum[w], -24) + count[w] * std::ldexp(1.0, -126);
+      if (!(diff <= bound)) ++outside;
+    }
+    EXPECT_EQ(outside, 0u) << "words outside the summation-order bound";
+    std::printf("  %-22s cycles %8llu  rop ops %6llu  max ulp vs trace order %llu  exact replay %s\n",
+                r.label.c_str(), static_cast<unsigned long long>(r.stats.total_cycles),
+                static_cast<unsigned long long>(r.stats.rop_ops), static_cast<unsigned long long>(max_ulp),
+                exact ? "yes" : "NO");
+    if (exact && outside == 0) ++passed;
+  }
+  std::printf("sim correctness: %d passed, %d failed\n", passed, runs - passed);
+}
+
+TEST(SimCorrectness, SameInputsGiveByteIdenticalJson) {
+  const trace::Trace t = synthetic("determinism", hot(2000, 5));
+  std::vector<RunSpec> specs = all_modes();
+  ReportInput in;
+  in.gpu_name = specs[0].gpu.name;
+  in.sms = 4;
+  in.rop_units = 8;
+  in.rop_ops_per_cycle = 1;
+  std::string first;
+  for (int rep = 0; rep < 2; ++rep) {
+    std::vector<RunResult> runs;
+    for (const auto& s : specs) runs.push_back(run_isolated(s, t));
+    const std::string js = report_json(in, specs, runs).dump(2);
+    if (rep == 0) first = js;
+    else EXPECT_EQ(first, js);
+  }
+  std::printf("sim determinism: %s\n", first.empty() ? "no output" : "2 runs x 7 modes byte-identical JSON checked");
+}
+
+TEST(SimBehaviour, SchedulerModesAndBackPressureDoWhatTheySay) {
+  const trace::Trace t = synthetic("behaviour", hot(3000, 21));
+  RunSpec s = small_gpu();
+  s.mode = Mode::Baseline;
+  const RunResult base = run_isolated(s, t);
+  s.mode = Mode::ArcHw;
+  s.sched = golden::SchedMode::Never;
+  const RunResult never = run_isolated(s, t);
+  s.sched = golden::SchedMode::Always;
+  const RunResult always = run_isolated(s, t);
+  s.sched = golden::SchedMode::Dynamic;
+  const RunResult dyn = run_isolated(s, t);
+  // never: everything per lane, as the baseline; always: one request per address group.
+  EXPECT_EQ(never.stats.requests_to_l2, base.stats.requests_to_l2);
+  EXPECT_EQ(never.stats.groups_reduced_in_core, 0u);
+  EXPECT_LT(always.stats.requests_to_l2, base.stats.requests_to_l2 / 2);
+  // A ROP-bound trace: the baseline stalls on atomics and fills the LSU queue; reducing helps.
+  EXPECT_GT(base.stats.atomic_stall_cycles, 0u);
+  EXPECT_EQ(base.stats.lsu_occupancy_max, static_cast<uint64_t>(s.gpu.lsu_queue_depth));
+  EXPECT_LT(always.stats.total_cycles, base.stats.total_cycles);
+  // dynamic reduces only while busy, so it lies between never and always in requests.
+  EXPECT_GT(dyn.stats.instrs_seen_busy, 0u);
+  EXPECT_GE(dyn.stats.requests_to_l2, always.stats.requests_to_l2);
+  EXPECT_LE(dyn.stats.requests_to_l2, never.stats.requests_to_l2);
+  EXPECT_LT(dyn.stats.total_cycles, base.stats.total_cycles);
+  std::printf("sim behaviour: baseline %llu, never %llu, always %llu, dynamic %llu cycles\n",
+              static_cast<unsigned long long>(base.stats.total_cycles),
+              static_cast<unsigned long long>(never.stats.total_cycles),
+              static_cast<unsigned long long>(always.stats.total_cycles),
+              static_cast<unsigned long long>(dyn.stats.total_cycles));
+}
+
+TEST(SimBehaviour, IdleTimeIsSkippedNotTicked) {
+  // Long compute gaps: simulated cycles grow with the gap, wall time must not.
+  auto g = hot(400, 3);
+  g.gap_mean = 1'000'000;
+  const trace::Trace t = synthetic("idle", g);
+  RunSpec s = small_gpu();
+  s.mode = Mode::Baseline;
+  const RunResult r = run_isolated(s, t);
+  EXPECT_GT(r.stats.total_cycles, 10'000'000u);
+  EXPECT_LT(r.wall_seconds, 5.0) << "idle cycles must cost nothing";
+  std::printf("sim idle skip: %llu cycles in %.3f s\n", static_cast<unsigned long long>(r.stats.total_cycles),
+              r.wall_seconds);
+}
+
+}  // namespace
+}  // namespace arc::sim
+
+int sc_main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
