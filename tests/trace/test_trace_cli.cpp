@@ -15,12 +15,12 @@ using testing::small_trace;
 using testing::tmp_path;
 using testing::write_bytes;
 
-struct Run {
+struct CmdResult {
   int code;
   std::string out, err;
 };
 
-Run arcsim(const std::string& args) {
+CmdResult arcsim(const std::string& args) {
   const std::string out = tmp_path("stdout"), err = tmp_path("stderr");
   const std::string cmd = std::string(ARCSIM_BIN) + " " + args + " >" + out + " 2>" + err;
   const int st = std::system(cmd.c_str());
@@ -29,7 +29,7 @@ Run arcsim(const std::string& args) {
 }
 
 // Exit 2 and exactly one stderr line "arcsim: error: ..." that contains `what`.
-void expect_one_line_error(const Run& r, const std::string& what) {
+void expect_one_line_error(const CmdResult& r, const std::string& what) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(r.err.rfind("arcsim: error: ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -38,7 +38,7 @@ void expect_one_line_error(const Run& r, const std::string& what) {
 
 TEST(TraceCli, GenThenInfoJson) {
   const std::string path = tmp_path("gen");
-  Run r = arcsim("trace gen --out " + path + " -n 3000 --seed 5 --activity full --sharing same");
+  CmdResult r = arcsim("trace gen --out " + path + " -n 3000 --seed 5 --activity full --sharing same");
   ASSERT_EQ(r.code, 0) << r.err;
   r = arcsim("trace info --json " + path);
   ASSERT_EQ(r.code, 0) << r.err;
@@ -91,7 +91,7 @@ TEST(TraceCli, LaneDataInconsistentWithMask) {
 
 TEST(TraceCli, UnknownFlag) {
   const std::string path = small_trace("flag");
-  const Run r = arcsim("trace info " + path + " --no-such-flag");
+  const CmdResult r = arcsim("trace info " + path + " --no-such-flag");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find("--no-such-flag"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;

@@ -1,0 +1,201 @@
+// arcsim verify: synthetic traces replay through the Verilated ARC top with 0 mismatches
+// (the million-instruction one through the built binary), and each check catches what it
+// should: a wrong GPU partial sum, a wrong FTZ mode, groups the RTL does not reduce, a
+// changed or missing transaction.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "trace.h"
+#include "tracegen.h"
+#include "verify.h"
+
+namespace arc::verify {
+namespace {
+
+std::string tmp_path(const std::string& tag) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return (std::filesystem::temp_directory_path() / ("arcsim_" + std::string(info->name()) + "_" + tag)).string();
+}
+
+std::string gen(const std::string& tag, tracegen::GenConfig c) {
+  const std::string path = tmp_path(tag);
+  tracegen::generate(c, path);
+  return path;
+}
+
+struct CmdResult {
+  int code;
+  std::string out, err;
+};
+
+CmdResult arcsim(const std::string& args) {
+  const std::string out = tmp_path("stdout"), err = tmp_path("stderr");
+  const int st = std::system((std::string(ARCSIM_BIN) + " " + args + " >" + out + " 2>" + err).c_str());
+  auto slurp = [](const std::string& p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+  };
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out), slurp(err)};
+}
+
+// The CI gate: a million-instruction synthetic SW-S trace (subnormals, infinities and NaNs
+// included) generated now, verified by the built arcsim binary with 0 mismatches.
+TEST(Verify, MillionInstructionTraceHasNoMismatches) {
+  const std::string path = tmp_path("1M.trc");
+  const auto t0 = std::chrono::steady_clock::now();
+  CmdResult g = arcsim("trace gen -q --out " + path + " -n 1000000 --seed 2026 --special-prob 0.0005 --ftz 0");
+  ASSERT_EQ(g.code, 0) << g.err;
+  const auto t1 = std::chrono::steady_clock::now();
+  CmdResult v = arcsim("verify --json --trace " + path);
+  const auto t2 = std::chrono::steady_clock::now();
+  ASSERT_EQ(v.code, 0) << v.err << v.out;
+  const auto j = nlohmann::json::parse(v.out);
+  EXPECT_EQ(j["instructions"], 1000000);
+  EXPECT_EQ(j["rtl_vs_golden_mismatches"], 0);
+  EXPECT_EQ(j["rtl_vs_gpu_mismatches"], 0);
+  EXPECT_GT(j["gpu_sums_checked"].get<uint64_t>(), 1000000u);
+  EXPECT_EQ(j["final_buffer"]["method_replay_vs_gpu"]["differ"], 0);
+  EXPECT_EQ(j["final_buffer"]["golden_replay_vs_gpu"]["differ"], 0);
+  const double gen_s = std::chrono::duration<double>(t1 - t0).count();
+  const double ver_s = std::chrono::duration<double>(t2 - t1).count();
+  std::printf("1M-instruction trace: %llu lane updates, %llu RTL transactions, %llu GPU sums checked; "
+              "rtl_vs_golden %llu, rtl_vs_gpu %llu mismatches; generate %.1f s, verify %.1f s (%.3g lane updates/s)\n",
+              j["lanes"].get<unsigned long long>(), j["transactions"].get<unsigned long long>(),
+              j["gpu_sums_checked"].get<unsigned long long>(), j["rtl_vs_golden_mismatches"].get<unsigned long long>(),
+              j["rtl_vs_gpu_mismatches"].get<unsigned long long>(), gen_s, ver_s,
+              j["lanes"].get<double>() / ver_s);
+  std::filesystem::remove(path);
+}
+
+TEST(Verify, EverySchedulerModeMatchesGolden) {
+  tracegen::GenConfig c;
+  c.instructions = 20000;
+  c.activity = tracegen::Activity::Uniform;
+  c.sharing = tracegen::Sharing::Pool;
+  c.reduce_ftz = fp::FtzMode::Flush;
+  const std::string path = gen("modes", c);
+  for (auto m : {golden::SchedMode::Never, golden::SchedMode::Always, golden::SchedMode::Threshold,
+                 golden::SchedMode::Dynamic}) {
+    VerifyOptions o;
+    o.trace_path = path;
+    o.mode = m;
+    const VerifyResult r = verify_trace(o);
+    std::printf("mode %-9s: %llu transactions, %llu reduced, rtl_vs_golden %llu, rtl_vs_gpu %llu\n",
+                golden::to_string(m), static_cast<unsigned long long>(r.transactions),
+                static_cast<unsigned long long>(r.reduced_transactions),
+                static_cast<unsigned long long>(r.rtl_vs_golden_mismatches),
+                static_cast<unsigned long long>(r.rtl_vs_gpu_mismatches));
+    EXPECT_EQ(r.rtl_vs_golden_mismatches, 0u) << golden::to_string(m);
+    EXPECT_EQ(r.instructions, 20000u);
+    if (m == golden::SchedMode::Never) {
+      // The RTL reduces nothing, so every GPU partial sum is unmatched: the check must say so.
+      EXPECT_EQ(r.reduced_transactions, 0u);
+      EXPECT_GT(r.gpu_groups_not_reduced_by_rtl, 1000u);
+      EXPECT_EQ(r.rtl_vs_gpu_mismatches, r.gpu_groups_not_reduced_by_rtl);
+    }
+    if (m == golden::SchedMode::Threshold) {
+      EXPECT_EQ(r.rtl_vs_gpu_mismatches, 0u);
+      EXPECT_EQ(r.method_image.differ, 0u);
+    }
+  }
+}
+
+TEST(Verify, WrongGpuPartialSumIsReported) {
+  tracegen::GenConfig c;
+  c.instructions = 3000;
+  trace::Trace t = trace::read_trace(gen("src", c));
+  size_t victim = 0;
+  while (t.instrs[victim].reduced_mask == 0) ++victim;
+  trace::Instr& in = t.instrs[victim];
+  in.partial_sum[__builtin_ctz(in.reduced_mask)] ^= 1;  // one ULP off
+  const std::string path = tmp_path("bad.trc");
+  trace::write_trace(path, t);
+  VerifyOptions o;
+  o.trace_path = path;
+  const VerifyResult r = verify_trace(o);
+  EXPECT_EQ(r.rtl_vs_golden_mismatches, 0u);
+  EXPECT_EQ(r.rtl_vs_gpu_mismatches, 1u);
+  ASSERT_EQ(r.first_mismatches.size(), 1u);
+  EXPECT_NE(r.first_mismatches[0].find("instruction " + std::to_string(victim)), std::string::npos)
+      << r.first_mismatches[0];
+  const CmdResult v = arcsim("verify --trace " + path);  // the CLI's verdict
+  EXPECT_EQ(v.code, 1) << v.out << v.err;
+  EXPECT_NE(v.out.find("FAILED"), std::string::npos);
+}
+
+// Partial sums made without -ftz (FTZ=0) differ from an FTZ=1 adder where subnormals occur.
+TEST(Verify, FtzModeMustMatchTheTrace) {
+  tracegen::GenConfig c;
+  c.instructions = 3000;
+  c.value_sigma = 3e-38;  // partial sums pass through the subnormal range
+  c.reduce_ftz = fp::FtzMode::Keep;
+  const std::string path = gen("ftz", c);
+  VerifyOptions o;
+  o.trace_path = path;
+  EXPECT_EQ(verify_trace(o).rtl_vs_gpu_mismatches, 0u);
+  o.ftz = fp::FtzMode::Flush;
+  const VerifyResult r = verify_trace(o);
+  EXPECT_EQ(r.rtl_vs_golden_mismatches, 0u);  // golden runs in the same (wrong) mode
+  EXPECT_GT(r.rtl_vs_gpu_mismatches, 100u);
+}
+
+TEST(Verify, CompareStreamsCatchesEveryDifference) {
+  using golden::Route;
+  const std::vector<golden::Transaction> want = {{Route::Reduced, 5, 0x3F800000, 0x3}, {Route::Lsu, 9, 1, 0x4}};
+  std::vector<std::string> report;
+  EXPECT_EQ(compare_streams(want, want, 0, report, 10), 0u);
+  auto got = want;
+  got[0].value ^= 1;
+  EXPECT_EQ(compare_streams(want, got, 7, report, 10), 1u);
+  got = want;
+  got[1].route = Route::Reduced;
+  EXPECT_EQ(compare_streams(want, got, 7, report, 10), 1u);
+  got = want;
+  got.pop_back();
+  EXPECT_EQ(compare_streams(want, got, 7, report, 10), 1u);
+  got = want;
+  got.push_back(want[0]);
+  EXPECT_EQ(compare_streams(want, got, 7, report, 10), 1u);
+  EXPECT_EQ(report.size(), 4u);
+  EXPECT_NE(report[0].find("instruction 7 transaction 0"), std::string::npos) << report[0];
+}
+
+TEST(Verify, CompareImages) {
+  const ImageCompare c = compare_images({0x3F800000, 0x3F800001, 0x7FFFFFFF, 0}, {0x3F800000, 0x3F800003, 0, 0});
+  EXPECT_EQ(c.exact, 2u);
+  EXPECT_EQ(c.differ, 2u);
+  EXPECT_EQ(c.nonfinite_differ, 1u);
+  EXPECT_EQ(c.max_ulp, 2u);
+  EXPECT_EQ(c.worst_word, 1u);
+  EXPECT_NEAR(c.max_rel_error, 2 * 0x1.0p-23 / (1 + 3 * 0x1.0p-23), 1e-12);
+}
+
+TEST(Verify, WaveformAndLimit) {
+  tracegen::GenConfig c;
+  c.instructions = 500;
+  const std::string path = gen("wave", c), fst = tmp_path("wave.fst");
+  const CmdResult v = arcsim("verify --json --limit 40 --wave " + fst + " --trace " + path);
+  ASSERT_EQ(v.code, 0) << v.err;
+  const auto j = nlohmann::json::parse(v.out);
+  EXPECT_EQ(j["instructions"], 40);
+  EXPECT_FALSE(j.contains("final_buffer"));
+  EXPECT_GT(std::filesystem::file_size(fst), 1000u);
+}
+
+TEST(Verify, BadInputIsOneLine) {
+  const CmdResult v = arcsim("verify --trace /nonexistent.trc");
+  EXPECT_EQ(v.code, 2);
+  EXPECT_EQ(v.err.rfind("arcsim: error: cannot open trace", 0), 0u) << v.err;
+}
+
+}  // namespace
+}  // namespace arc::verify
