@@ -1,23 +1,27 @@
-// Trace read speed (lane updates per second), not a test: `build/tests/trace/bench_trace`.
-// The trace is generated once (seeded, 1M instructions, mixed sharing) into the temp dir.
+// Trace read speed and `arcsim verify` speed with the Verilated RTL in the loop (lane updates
+// per second); not a test: run `build/tests/trace/bench_trace`. The traces are generated once
+// (seeded: 1M instructions for reading, 100k for verify, mixed sharing) into the temp dir.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
 
 #include "trace.h"
 #include "tracegen.h"
+#include "verify.h"
 
 namespace {
 
+std::string make_trace(const char* name, uint64_t instructions) {
+  const std::string p = (std::filesystem::temp_directory_path() / name).string();
+  arc::tracegen::GenConfig c;
+  c.instructions = instructions;
+  c.seed = 1;
+  arc::tracegen::generate(c, p);
+  return p;
+}
+
 const std::string& bench_trace_path() {
-  static const std::string path = [] {
-    const std::string p = (std::filesystem::temp_directory_path() / "arcsim_bench_trace.trc").string();
-    arc::tracegen::GenConfig c;
-    c.instructions = 1'000'000;
-    c.seed = 1;
-    arc::tracegen::generate(c, p);
-    return p;
-  }();
+  static const std::string path = make_trace("arcsim_bench_trace.trc", 1'000'000);
   return path;
 }
 
@@ -36,6 +40,22 @@ void BM_TraceRead(benchmark::State& state) {
   state.counters["lane_updates_per_s"] = benchmark::Counter(static_cast<double>(lanes), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_TraceRead)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void BM_Verify(benchmark::State& state) {
+  static const std::string path = make_trace("arcsim_bench_verify.trc", 100'000);
+  uint64_t lanes = 0, mismatches = 0;
+  for (auto _ : state) {
+    arc::verify::VerifyOptions o;
+    o.trace_path = path;
+    const auto r = arc::verify::verify_trace(o);
+    lanes += r.lanes;
+    mismatches += r.rtl_vs_golden_mismatches + r.rtl_vs_gpu_mismatches;
+    state.counters["rtl_cycles_per_s"] = static_cast<double>(r.rtl_cycles) / r.seconds;
+  }
+  state.counters["lane_updates_per_s"] = benchmark::Counter(static_cast<double>(lanes), benchmark::Counter::kIsRate);
+  state.counters["mismatches"] = static_cast<double>(mismatches);
+}
+BENCHMARK(BM_Verify)->Unit(benchmark::kMillisecond)->Iterations(2);
 
 }  // namespace
 
