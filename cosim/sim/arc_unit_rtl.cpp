@@ -38,16 +38,27 @@ class ArcUnitRtl : public ArcUnit {
   Vsc_subcore_top& top() { return *top_; }
 
  private:
-  void settle() {  // let driven inputs / the clock edge propagate through the model
-    wait(sc_core::SC_ZERO_TIME);
-    wait(sc_core::SC_ZERO_TIME);
-    wait(sc_core::SC_ZERO_TIME);
-  }
+  // Inputs and the rising clock are written in one delta: the model's eval sees the edge
+  // with this cycle's inputs (sampled at the end of the cycle, as flops do). Two delta cycles
+  // later its outputs have settled; the clock falls in the next delta, before time moves.
   void edge() {
     clk_.write(true);
-    settle();
+    wait(sc_core::SC_ZERO_TIME);
+    wait(sc_core::SC_ZERO_TIME);
     clk_.write(false);
-    settle();
+  }
+
+  void drive_instr(const trace::Instr& ins) {
+    if (&ins == driven_) return;  // the held instruction's operands are already on the pins
+    driven_ = &ins;
+    sc_dt::sc_bv<1024> a, v;
+    for (int l = 0; l < 32; ++l) {
+      a.set_word(l, ins.addr[l]);
+      v.set_word(l, ins.value[l]);
+    }
+    instr_mask_.write(ins.active_mask);
+    instr_addr_.write(a);
+    instr_value_.write(v);
   }
 
   void run() {
@@ -55,10 +66,11 @@ class ArcUnitRtl : public ArcUnit {
     mode_.write(static_cast<uint32_t>(setup_.sched.mode));
     threshold_.write(std::min<uint32_t>(setup_.sched.threshold, 63));
     rst_n_.write(false);
-    settle();
     edge();
+    wait(sc_core::SC_ZERO_TIME);
     rst_n_.write(true);
-    settle();
+    edge();
+    wait(sc_core::SC_ZERO_TIME);
     for (;;) {
       const Cycle now = now_cycle();
       // Registered outputs, as they stand before this cycle's edge.
@@ -75,17 +87,7 @@ class ArcUnitRtl : public ArcUnit {
         out->push(now, to_packet(t));
       }
       instr_valid_.write(have_in);
-      if (have_in) {
-        const trace::Instr& ins = *in.front();
-        sc_dt::sc_bv<1024> a, v;
-        for (int l = 0; l < 32; ++l) {
-          a.range(l * 32 + 31, l * 32) = ins.addr[l];
-          v.range(l * 32 + 31, l * 32) = ins.value[l];
-        }
-        instr_mask_.write(ins.active_mask);
-        instr_addr_.write(a);
-        instr_value_.write(v);
-      }
+      if (have_in) drive_instr(*in.front());
       const bool b = busy->read(now);
       busy_.write(b);
       txn_ready_.write(can_out);
@@ -93,13 +95,13 @@ class ArcUnitRtl : public ArcUnit {
         in.pop(now);
         if (b) ++stats_.instrs_seen_busy;
       }
-      settle();
       edge();
       // Next cycle (the sub-core's push or the LSU's pop also wake us; a stale wake is harmless).
       wait(cycles(1));
     }
   }
 
+  const trace::Instr* driven_ = nullptr;
   std::unique_ptr<Vsc_subcore_top> top_;
   sc_core::sc_signal<bool> clk_{"clk"}, rst_n_{"rst_n"}, instr_valid_{"instr_valid"}, instr_ready_{"instr_ready"},
       busy_{"busy"}, txn_valid_{"txn_valid"}, txn_ready_{"txn_ready"}, txn_reduced_{"txn_reduced"};

@@ -25,7 +25,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   rs.latency = static_cast<uint32_t>(g.rop_latency);
   rs.same_addr_interval = static_cast<uint32_t>(spec.knobs.rop_same_addr_interval);
   for (int64_t r = 0; r < g.rop_units; ++r)
-    rops_.push_back(std::make_unique<RopUnit>(fmt::format("rop{}", r).c_str(), rs, image_, log_, stats_));
+    rops_.push_back(std::make_unique<RopUnit>(fmt::format("rop{}", r).c_str(), static_cast<uint32_t>(r), rs, image_, log_, stats_));
 
   IcntSetup is;
   is.sms = sms;

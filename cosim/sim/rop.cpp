@@ -4,9 +4,20 @@
 
 namespace arc::sim {
 
-RopUnit::RopUnit(sc_core::sc_module_name name, const RopSetup& setup, golden::MemoryImage& image, CommitLog& log,
-                 Stats& stats)
-    : sc_module(name), setup_(setup), image_(image), log_(log), stats_(stats) {
+std::vector<std::pair<uint32_t, uint32_t>> CommitLog::sorted() const {
+  std::vector<Entry> e = entries;
+  std::stable_sort(e.begin(), e.end(), [](const Entry& a, const Entry& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.unit < b.unit;
+  });
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  out.reserve(e.size());
+  for (const Entry& x : e) out.emplace_back(x.addr, x.value);
+  return out;
+}
+
+RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
+                 CommitLog& log, Stats& stats)
+    : sc_module(name), unit_(unit), setup_(setup), image_(image), log_(log), stats_(stats) {
   SC_METHOD(step);
   sensitive << wake;
   dont_initialize();
@@ -29,7 +40,7 @@ void RopUnit::step() {
     }
     const Request r = in.pop(now);
     image_.apply(r.addr, r.value);
-    if (log_.enabled) log_.ops.emplace_back(r.addr, r.value);
+    if (log_.enabled) log_.entries.push_back({now, unit_, r.addr, r.value});
     if (serialize) last_start_[addr] = now;
     ++started;
   }

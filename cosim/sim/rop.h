@@ -25,17 +25,24 @@ struct RopSetup {
   uint32_t same_addr_interval = 1;
 };
 
-// What the ROP units commit, in commit order (tests replay it).
+// What the ROP units commit (tests replay it). Units that start atomics in the same cycle own
+// disjoint addresses, so their relative order is immaterial; sorted() puts it in the one
+// canonical order (cycle, unit, order within the unit), independent of SystemC's schedule.
 struct CommitLog {
+  struct Entry {
+    Cycle cycle;
+    uint32_t unit, addr, value;
+  };
   bool enabled = false;
-  std::vector<std::pair<uint32_t, uint32_t>> ops;  // (addr, value)
+  std::vector<Entry> entries;
+  std::vector<std::pair<uint32_t, uint32_t>> sorted() const;  // (addr, value)
 };
 
 class RopUnit : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(RopUnit);
-  RopUnit(sc_core::sc_module_name name, const RopSetup& setup, golden::MemoryImage& image, CommitLog& log,
-          Stats& stats);
+  RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
+          CommitLog& log, Stats& stats);
 
   Link<Request> in;
   sc_core::sc_event wake;
@@ -44,6 +51,7 @@ class RopUnit : public sc_core::sc_module {
  private:
   void step();
 
+  uint32_t unit_;
   RopSetup setup_;
   golden::MemoryImage& image_;
   CommitLog& log_;

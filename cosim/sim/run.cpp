@@ -41,7 +41,7 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
   r.label = spec.label();
   r.stats = model.stats();
   r.image = model.image().words();
-  r.commits = model.commits().ops;
+  r.commits = model.commits().sorted();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

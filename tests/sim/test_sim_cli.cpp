@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <systemc>  // declares sc_main (extern "C"), defined below
 #include <string>
 
 #include "sim_fixture.h"

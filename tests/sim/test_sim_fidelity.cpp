@@ -21,14 +21,14 @@ struct Case {
 
 TEST(SimFidelity, RtlAndFastLevelsAgreeCycleForCycleAndBitForBit) {
   std::vector<Case> cases;
-  cases.push_back({"hot", testing::hot(1500, 7), false});
-  auto spread = testing::hot(1500, 8);
+  cases.push_back({"hot", testing::hot(4000, 7), false});
+  auto spread = testing::hot(4000, 8);
   spread.sharing = tracegen::Sharing::K;
   spread.k = 8;
   spread.activity = tracegen::Activity::Uniform;
   spread.special_prob = 0.01;  // subnormals, infinities, NaN through the adder
   cases.push_back({"spread-specials", spread, false});
-  cases.push_back({"hot-tight", testing::hot(1500, 9), true});
+  cases.push_back({"hot-tight", testing::hot(3000, 9), true});
   int compared = 0, agreed = 0;
   for (const Case& c : cases) {
     const trace::Trace t = testing::synthetic(std::string("fidelity-") + c.name, c.gen);
@@ -55,6 +55,7 @@ TEST(SimFidelity, RtlAndFastLevelsAgreeCycleForCycleAndBitForBit) {
       EXPECT_TRUE(same_stats) << "fast " << to_json(fast.stats).dump() << "\nrtl  " << to_json(rtl.stats).dump();
       EXPECT_TRUE(same_image);
       EXPECT_TRUE(same_commits);
+      if (c.tight) EXPECT_GT(fast.stats.lsu_full_rejects, 0u) << "the tight case must back-pressure the ARC unit";
       ++compared;
       if (same_stats && same_image && same_commits) ++agreed;
       std::printf("  %-16s %-20s cycles fast %8llu rtl %8llu  wall fast %.2fs rtl %.2fs\n", c.name,
