@@ -10,6 +10,7 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev libzstd-dev zstd
   python3 python3-matplotlib
+  slurm-wlm munge
 )
 
 missing=()
