@@ -55,7 +55,9 @@ TEST(SimFidelity, RtlAndFastLevelsAgreeCycleForCycleAndBitForBit) {
       EXPECT_TRUE(same_stats) << "fast " << to_json(fast.stats).dump() << "\nrtl  " << to_json(rtl.stats).dump();
       EXPECT_TRUE(same_image);
       EXPECT_TRUE(same_commits);
-      if (c.tight) EXPECT_GT(fast.stats.lsu_full_rejects, 0u) << "the tight case must back-pressure the ARC unit";
+      if (c.tight) {
+        EXPECT_GT(fast.stats.lsu_full_rejects, 0u) << "the tight case must back-pressure the ARC unit";
+      }
       ++compared;
       if (same_stats && same_image && same_commits) ++agreed;
       std::printf("  %-16s %-20s cycles fast %8llu rtl %8llu  wall fast %.2fs rtl %.2fs\n", c.name,
