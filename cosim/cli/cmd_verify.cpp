@@ -23,7 +23,7 @@ struct Options {
   bool json = false;
   std::string wave;
   int ftz = -1;
-  std::string mode = "threshold";
+  std::string mode = "trace";
   int64_t threshold = -1;
   double busy_prob = 0.5;
   uint64_t seed = 1;
@@ -53,7 +53,7 @@ void run(const Options& o) {
   arc::verify::VerifyOptions v;
   v.trace_path = o.trace;
   if (o.ftz >= 0) v.ftz = o.ftz ? arc::fp::FtzMode::Flush : arc::fp::FtzMode::Keep;
-  v.mode = mode_from_name(o.mode);
+  if (o.mode != "trace") v.mode = mode_from_name(o.mode);
   if (o.threshold >= 0) v.threshold = static_cast<uint32_t>(o.threshold);
   v.busy_prob = o.busy_prob;
   v.seed = o.seed;
@@ -73,8 +73,11 @@ void run(const Options& o) {
                         {"kernel_name", r.kernel_name},
                         {"method", r.method},
                         {"trace_reduce_ftz", r.trace_reduce_ftz},
-                        {"sched", {{"mode", arc::golden::to_string(r.sched.mode)},
-                                   {"threshold", r.sched.threshold},
+                        {"sched", {{"mode", r.mode},
+                                   {"threshold", r.mode == "trace" ? nlohmann::json() : nlohmann::json(r.sched.threshold)},
+                                   {"trace_mode_instructions", {{"never", r.instrs_never},
+                                                                {"threshold", r.instrs_threshold},
+                                                                {"always", r.instrs_always}}},
                                    {"adder_ftz", static_cast<int>(r.sched.adder_ftz)},
                                    {"busy_prob", r.busy_prob}}},
                         {"instructions", r.instructions},
@@ -101,8 +104,13 @@ void run(const Options& o) {
   }
   fmt::print("trace      {} ({} on {}, method {}, partial sums FTZ={})\n", o.trace, r.kernel_name, r.gpu_name, r.method,
              r.trace_reduce_ftz);
-  fmt::print("RTL        arc_subcore_top, scheduler mode {} (threshold {}), reduction adder FTZ={}{}\n",
-             arc::golden::to_string(r.sched.mode), r.sched.threshold, static_cast<int>(r.sched.adder_ftz),
+  const std::string sched =
+      r.mode == "trace"
+          ? fmt::format("following the GPU's groups ({} instructions never, {} threshold, {} always)", r.instrs_never,
+                        r.instrs_threshold, r.instrs_always)
+          : fmt::format("mode {} (threshold {})", r.mode, r.sched.threshold);
+  fmt::print("RTL        arc_subcore_top, scheduler {}, reduction adder FTZ={}{}\n", sched,
+             static_cast<int>(r.sched.adder_ftz),
              static_cast<int>(r.sched.adder_ftz) != r.trace_reduce_ftz ? " (differs from the trace's!)" : "");
   fmt::print("replayed   {} instructions, {} lane updates, {} RTL transactions ({} reduced), {} RTL cycles, {:.1f} s "
              "({:.3g} lane updates/s)\n",
@@ -134,8 +142,10 @@ void setup(CLI::App& app) {
   sub->add_option("--wave", o->wave, "write the RTL's FST waveform here (use --limit: it grows fast)");
   sub->add_option("--ftz", o->ftz, "reduction adder FTZ of RTL and golden (default: the trace's partial-sum mode)")
       ->check(CLI::IsMember({0, 1}));
-  sub->add_option("--mode", o->mode, "scheduler mode driven into the RTL: never, always, threshold, dynamic")
-      ->check(CLI::IsMember({"never", "always", "threshold", "dynamic"}))
+  sub->add_option("--mode", o->mode,
+                  "scheduler mode driven into the RTL: trace (per instruction, reduce the groups the GPU reduced), "
+                  "never, always, threshold, dynamic")
+      ->check(CLI::IsMember({"trace", "never", "always", "threshold", "dynamic"}))
       ->capture_default_str();
   sub->add_option("--threshold", o->threshold, "threshold mode: groups of >= N lanes are reduced (default: the "
                                                "trace's balancing threshold)")

@@ -42,6 +42,28 @@ std::string where(uint64_t i, const trace::Instr& in) {
   return fmt::format("instruction {} (SM {} warp {} seq {})", i, in.sm, in.warp, in.seq);
 }
 
+// The config under which the RTL reduces exactly the groups the GPU reduced, or a superset.
+golden::SchedConfig follow_gpu(const golden::WarpInstr& w, uint32_t reduced_mask, fp::FtzMode ftz, VerifyResult& res) {
+  golden::SchedConfig c;
+  c.adder_ftz = ftz;
+  if (reduced_mask == 0) {
+    c.mode = golden::SchedMode::Never;
+    ++res.instrs_never;
+    return c;
+  }
+  const auto groups = golden::match_addresses(w);
+  uint32_t t = 33;
+  for (const auto& g : groups)
+    if (reduced_mask >> __builtin_ctz(g.lane_mask) & 1) t = std::min<uint32_t>(t, __builtin_popcount(g.lane_mask));
+  bool exact = true;
+  for (const auto& g : groups)
+    exact &= (reduced_mask >> __builtin_ctz(g.lane_mask) & 1) || static_cast<uint32_t>(__builtin_popcount(g.lane_mask)) < t;
+  c.mode = exact ? golden::SchedMode::Threshold : golden::SchedMode::Always;
+  c.threshold = t;
+  ++(exact ? res.instrs_threshold : res.instrs_always);
+  return c;
+}
+
 }  // namespace
 
 ImageCompare compare_images(const std::vector<uint32_t>& got, const std::vector<uint32_t>& want) {
@@ -103,10 +125,13 @@ VerifyResult verify_trace(const VerifyOptions& o) {
   res.kernel_name = h.kernel_name;
   res.method = trace::method_name(h.method);
   res.trace_reduce_ftz = h.reduce_ftz;
-  res.sched.mode = o.mode;
+  const bool follow = !o.mode.has_value();
+  res.mode = follow ? "trace" : golden::to_string(*o.mode);
+  res.sched.mode = o.mode.value_or(golden::SchedMode::Threshold);
   res.sched.threshold = o.threshold.value_or(h.balancing_threshold);
   res.sched.adder_ftz = o.ftz.value_or(h.reduce_ftz ? fp::FtzMode::Flush : fp::FtzMode::Keep);
-  res.busy_prob = o.mode == golden::SchedMode::Dynamic ? o.busy_prob : 0.0;
+  const bool dynamic = o.mode == golden::SchedMode::Dynamic;
+  res.busy_prob = dynamic ? o.busy_prob : 0.0;
 
   dut::SubcoreOptions so;
   so.ftz = res.sched.adder_ftz;
@@ -120,6 +145,7 @@ VerifyResult verify_trace(const VerifyOptions& o) {
   std::vector<trace::Instr> batch(kBatch);
   std::vector<golden::WarpInstr> warps(kBatch);
   std::vector<bool> busy(kBatch);
+  std::vector<golden::SchedConfig> cfgs(kBatch);
   std::vector<golden::Transaction> got;
   bool more = true;
   while (more) {
@@ -128,9 +154,9 @@ VerifyResult verify_trace(const VerifyOptions& o) {
     more = n == kBatch && (o.limit == 0 || res.instructions + n < o.limit);
     for (size_t i = 0; i < n; ++i) {
       warps[i] = to_warp(batch[i]);
-      busy[i] = o.mode == golden::SchedMode::Dynamic &&
-                static_cast<double>(busy_rng() >> 11) * 0x1.0p-53 < o.busy_prob;
-      dut.push(warps[i], res.sched, busy[i]);
+      busy[i] = dynamic && static_cast<double>(busy_rng() >> 11) * 0x1.0p-53 < o.busy_prob;
+      cfgs[i] = follow ? follow_gpu(warps[i], batch[i].reduced_mask, res.sched.adder_ftz, res) : res.sched;
+      dut.push(warps[i], cfgs[i], busy[i]);
     }
     dut.run_until_idle();
     const auto timed = dut.take_transactions();
@@ -140,7 +166,7 @@ VerifyResult verify_trace(const VerifyOptions& o) {
       const trace::Instr& in = batch[i];
       got.clear();
       for (; t < timed.size() && timed[t].instr == index; ++t) got.push_back(timed[t].txn);
-      const auto want = golden::process(warps[i], res.sched, busy[i]);
+      const auto want = golden::process(warps[i], cfgs[i], busy[i]);
       res.rtl_vs_golden_mismatches += compare_streams(want, got, index, res.first_mismatches, o.max_reported);
       res.transactions += got.size();
       for (const auto& x : want) golden_image.apply(x);
@@ -173,7 +199,7 @@ VerifyResult verify_trace(const VerifyOptions& o) {
           res.first_mismatches.push_back(fmt::format("{}: the GPU reduced the group(s) led by lanes {} but the RTL "
                                                      "({} mode, threshold {}) did not",
                                                      where(index, in), lane_list(missing),
-                                                     golden::to_string(res.sched.mode), res.sched.threshold));
+                                                     golden::to_string(cfgs[i].mode), cfgs[i].threshold));
       }
       // What the GPU's method itself sent: its partial sums for reduced groups, lanes otherwise.
       for (const auto& g : golden::match_addresses(warps[i])) {

@@ -18,8 +18,11 @@ struct VerifyOptions {
   // Reduction adder FTZ of the RTL and the golden model; default: the trace's reduce_ftz,
   // which is what makes the RTL's sums comparable bit for bit with the GPU's partial sums.
   std::optional<fp::FtzMode> ftz;
-  golden::SchedMode mode = golden::SchedMode::Threshold;
-  std::optional<uint32_t> threshold;  // default: the trace's balancing threshold
+  // Scheduler mode driven into the RTL. nullopt ("trace"): follow the GPU instruction by
+  // instruction -- Never where it reduced nothing, Threshold(t) where its reduced groups are
+  // exactly those of >= t lanes, else Always (a superset, so every GPU sum meets an RTL sum).
+  std::optional<golden::SchedMode> mode;
+  std::optional<uint32_t> threshold;  // fixed modes: default the trace's balancing threshold
   double busy_prob = 0.5;             // Dynamic mode: P(busy_i) per instruction (seeded)
   uint64_t seed = 1;
   std::string fst_path;               // non-empty: FST waveform of the RTL
@@ -47,7 +50,9 @@ uint64_t compare_streams(const std::vector<golden::Transaction>& want, const std
 struct VerifyResult {
   std::string gpu_name, kernel_name, method;
   uint8_t trace_reduce_ftz = 0;
-  golden::SchedConfig sched;
+  std::string mode;                        // "trace" or a golden::SchedMode name
+  golden::SchedConfig sched;               // fixed modes; in "trace" mode only adder_ftz applies
+  uint64_t instrs_never = 0, instrs_threshold = 0, instrs_always = 0;  // "trace" mode choices
   double busy_prob = 0;
   uint64_t instructions = 0, lanes = 0;
   uint64_t transactions = 0;               // emitted by the RTL

@@ -83,18 +83,19 @@ TEST(Verify, EverySchedulerModeMatchesGolden) {
   c.sharing = tracegen::Sharing::Pool;
   c.reduce_ftz = fp::FtzMode::Flush;
   const std::string path = gen("modes", c);
-  for (auto m : {golden::SchedMode::Never, golden::SchedMode::Always, golden::SchedMode::Threshold,
-                 golden::SchedMode::Dynamic}) {
+  using M = std::optional<golden::SchedMode>;
+  for (M m : {M(), M(golden::SchedMode::Never), M(golden::SchedMode::Always), M(golden::SchedMode::Threshold),
+              M(golden::SchedMode::Dynamic)}) {
     VerifyOptions o;
     o.trace_path = path;
     o.mode = m;
     const VerifyResult r = verify_trace(o);
     std::printf("mode %-9s: %llu transactions, %llu reduced, rtl_vs_golden %llu, rtl_vs_gpu %llu\n",
-                golden::to_string(m), static_cast<unsigned long long>(r.transactions),
+                r.mode.c_str(), static_cast<unsigned long long>(r.transactions),
                 static_cast<unsigned long long>(r.reduced_transactions),
                 static_cast<unsigned long long>(r.rtl_vs_golden_mismatches),
                 static_cast<unsigned long long>(r.rtl_vs_gpu_mismatches));
-    EXPECT_EQ(r.rtl_vs_golden_mismatches, 0u) << golden::to_string(m);
+    EXPECT_EQ(r.rtl_vs_golden_mismatches, 0u) << r.mode;
     EXPECT_EQ(r.instructions, 20000u);
     if (m == golden::SchedMode::Never) {
       // The RTL reduces nothing, so every GPU partial sum is unmatched: the check must say so.
@@ -102,11 +103,51 @@ TEST(Verify, EverySchedulerModeMatchesGolden) {
       EXPECT_GT(r.gpu_groups_not_reduced_by_rtl, 1000u);
       EXPECT_EQ(r.rtl_vs_gpu_mismatches, r.gpu_groups_not_reduced_by_rtl);
     }
-    if (m == golden::SchedMode::Threshold) {
+    if (!m || m == golden::SchedMode::Threshold) {  // the generator's own rule, or followed per instruction
       EXPECT_EQ(r.rtl_vs_gpu_mismatches, 0u);
       EXPECT_EQ(r.method_image.differ, 0u);
+      EXPECT_EQ(r.golden_image.differ, 0u);
     }
   }
+}
+
+// A GPU that reduced a 2-lane group but not a 3-lane one (no threshold says that): "trace"
+// mode drives Always for that instruction and still checks the sum; a fixed threshold cannot.
+TEST(Verify, TraceModeFollowsIrregularGpuDecisions) {
+  trace::Trace t;
+  t.header.buffer_words = 8;
+  t.header.method = trace::Method::SwS;
+  t.header.balancing_threshold = 2;
+  trace::Instr in;
+  in.active_mask = 0b11111;
+  in.addr = {1, 1, 4, 4, 4};
+  in.value = {0x3F800000, 0x3F000000, 0x40000000, 0x40400000, 0x40800000};
+  in.reduced_mask = 0b1;
+  golden::WarpInstr w;
+  w.active_mask = in.active_mask;
+  w.addr = in.addr;
+  w.value = in.value;
+  in.partial_sum[0] = golden::serial_sum(w, 0b11, fp::FtzMode::Keep);
+  t.instrs.push_back(in);
+  golden::MemoryImage mem(8);
+  mem.apply(1, in.partial_sum[0]);
+  for (int l = 2; l < 5; ++l) mem.apply(4, in.value[l]);
+  t.final_buffer = mem.words();
+  const std::string path = tmp_path("irregular.trc");
+  trace::write_trace(path, t);
+  VerifyOptions o;
+  o.trace_path = path;
+  VerifyResult r = verify_trace(o);
+  EXPECT_EQ(r.instrs_always, 1u);
+  EXPECT_EQ(r.gpu_sums_checked, 1u);
+  EXPECT_EQ(r.rtl_vs_gpu_mismatches, 0u);
+  EXPECT_EQ(r.rtl_groups_reduced_without_gpu_sum, 1u);
+  EXPECT_EQ(r.method_image.differ, 0u);
+  o.mode = golden::SchedMode::Threshold;
+  o.threshold = 3;
+  r = verify_trace(o);
+  EXPECT_EQ(r.gpu_groups_not_reduced_by_rtl, 1u);
+  EXPECT_EQ(r.rtl_vs_gpu_mismatches, 1u);
 }
 
 TEST(Verify, WrongGpuPartialSumIsReported) {
