@@ -50,14 +50,27 @@ else
 fi
 
 # 3. Finite differences (tiny scenes) + the benchmark at full size.
-"$bin" --fd --out "$out" "${meta[@]}" "$@" 2>&1 | tee "$out/bench.log" || status=1
+methods=baseline,sws,swb,cub,adaptive,baseline-v4,sws-v4,swb-v4,adaptive-v4
+"$bin" --fd --reps 30 --methods "$methods" --out "$out" "${meta[@]}" "$@" 2>&1 | tee "$out/bench.log" || status=1
+# The same build timed a second time (a subset, its own folder): the run-to-run spread.
+mkdir -p "$out/repeat"
+"$bin" --no-check --reps 30 --methods baseline,swb,cub,adaptive,swb-v4,adaptive-v4 --thresholds 4,8,12,16 \
+       --out "$out/repeat" "$@" >> "$out/bench.log" 2>&1 || status=1
 
-# 4. Traces: one small real-GPU SW-S trace per workload (the 3DGS one is the test fixture).
-for w in gs tex pulsar; do
-  "$bin" --trace "$out/trace-$w-sws.arctrace" --trace-workload "$w" --trace-method sws \
-         --trace-threshold 1 --trace-size 32x32 --trace-prims 100 "${meta[@]}" 2>&1 | tee -a "$out/bench.log" \
-    || status=1
+# 4. Traces: every workload x method on a cropped frame (32x32 pixels, 100 primitives) into
+#    $ARC_TRACE_DIR (default OUT/traces); the 3DGS SW-S one is also OUT/gs-sws.arctrace, the
+#    fixture committed as tests/data/gs-sws-h100.arctrace.
+tdir=${ARC_TRACE_DIR:-$out/traces}
+mkdir -p "$tdir"
+for w in gs pulsar tex; do
+  for m in baseline sws swb cub adaptive; do
+    [ "$w" = pulsar ] && { [ "$m" = swb ] || [ "$m" = cub ]; } && continue
+    "$bin" --trace "$tdir/$w-$m.arctrace" --trace-workload "$w" --trace-method "$m" \
+           --trace-threshold 1 --trace-size 32x32 --trace-prims 100 "${meta[@]}" 2>&1 | tee -a "$out/bench.log" \
+      || status=1
+  done
 done
+cp "$tdir/gs-sws.arctrace" "$out/gs-sws.arctrace" 2>/dev/null || status=1
 
 {
   echo "# nvidia-smi --query-gpu=$q (after the benchmark)"

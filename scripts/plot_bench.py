@@ -4,7 +4,8 @@
 usage: plot_bench.py bench.json out.png
 
 Top row (Fig. 22): per workload, gradient-step and end-to-end speedup over Baseline for CUB,
-SW-B and SW-S at their best balancing threshold, and Adaptive (no threshold).
+SW-B and SW-S at their best balancing threshold (X), and Adaptive (no threshold); then the
+same with Hopper float4 atomics (-v4).
 Bottom row (Fig. 23): gradient-step speedup of SW-S and SW-B against the threshold, with
 Adaptive and CUB as horizontal lines.
 """
@@ -36,8 +37,8 @@ def main():
     data = load(sys.argv[1])
     rows = data["rows"]
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
-    methods = ["cub", "swb", "sws", "adaptive"]
-    fig, axes = plt.subplots(2, max(len(workloads), 1), figsize=(4.2 * len(workloads), 7.5), squeeze=False)
+    methods = ["cub", "swb", "sws", "adaptive", "baseline-v4", "swb-v4", "sws-v4", "adaptive-v4"]
+    fig, axes = plt.subplots(2, max(len(workloads), 1), figsize=(5.0 * len(workloads), 8.5), squeeze=False)
     for i, wl in enumerate(workloads):
         ax = axes[0][i]
         labels, grad, e2e = [], [], []
@@ -46,7 +47,7 @@ def main():
             if r is None:
                 continue
             thr = "" if r["threshold"] < 0 else f"\n(X={r['threshold']})"
-            labels.append(("SW-" + m[2:].upper() if m.startswith("sw") else m.upper() if m == "cub" else m) + thr)
+            labels.append(m.replace("swb", "SW-B").replace("sws", "SW-S").replace("cub", "CUB") + thr)
             grad.append(r["speedup_grad"])
             e2e.append(r["speedup_e2e"])
         xs = range(len(labels))
@@ -54,7 +55,7 @@ def main():
         ax.bar([x + 0.2 for x in xs], e2e, 0.4, label="end-to-end", color="#aec7e8")
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xticks(list(xs))
-        ax.set_xticklabels(labels, fontsize=8)
+        ax.set_xticklabels(labels, fontsize=7, rotation=45, ha="right")
         ax.set_title(f"{wl}: speedup over Baseline")
         for x, g in zip(xs, grad):
             ax.text(x - 0.2, g, f"{g:.2f}", ha="center", va="bottom", fontsize=7)

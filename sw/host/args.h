@@ -27,7 +27,7 @@ struct BenchArgs {
   int tex_w = 1024, tex_h = 1024;
   uint64_t seed = 1;
   std::string out_dir;  // where bench.json / bench.csv go ("" = none)
-  bool check = true;    // every method vs Baseline
+  bool check = true;    // every method vs Baseline (--no-check: timing only)
   bool fd = false;      // finite differences on tiny scenes
   // Trace capture (instead of the benchmark when trace_path is set).
   std::string trace_path;

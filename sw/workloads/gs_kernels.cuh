@@ -25,8 +25,11 @@ __global__ void preprocess(int n, const float* pos, const float* scale, const fl
                            Cam cam, int tiles_x, int tiles_y, float2* mean2d, float4* conic_o, float* depth,
                            int4* rect);
 
+// Min 5 blocks/SM (<= 48 registers): every method then runs at the same occupancy (40
+// warps/SM); left free, SW-S and Adaptive took 51-58 registers and 4 blocks, which alone cost
+// them ~20% on the H100 (measured), a register-allocation artefact rather than the method.
 template <arc::Method M, int V, class Rec>
-__global__ void __launch_bounds__(kBlock) backward_kernel(const uint2* ranges, const uint32_t* list, int tiles_x,
+__global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges, const uint32_t* list, int tiles_x,
                                                           Cam cam, const float2* mean2d, const float4* conic_o,
                                                           const float* color, const float* final_t,
                                                           const int* n_contrib, const float* dldp, float* grad,

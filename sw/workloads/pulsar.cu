@@ -74,8 +74,9 @@ __global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint
   for (int ch = 0; ch < 3; ++ch) out[3 * pix + ch] = N[ch] / S;
 }
 
+// Min 6 blocks/SM (<= 40 registers): the same occupancy for every method (see gs_kernels.cuh).
 template <arc::Method M, int V, class Rec>
-__global__ void __launch_bounds__(kBlock) backward_kernel(int tiles_x, Cam cam, const float* params,
+__global__ void __launch_bounds__(kBlock, 6) backward_kernel(int tiles_x, Cam cam, const float* params,
                                                           const float* color, const int* ids, const int* cnt,
                                                           const float* out, const float* sum_w, const float* dldp,
                                                           float* grad, int threshold, arc::TraceBuffers tb) {

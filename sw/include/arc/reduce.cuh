@@ -187,26 +187,29 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     }
 
   } else {  // Adaptive
-    // No threshold: each warp spends in-core work only where it removes more atomic
-    // requests than it costs, counted in dependent steps (one step = one shuffle+add per
-    // parameter, or one same-address update at the L2 atomic unit, which serializes them).
-    // From the warp's match pattern: n active lanes in g address groups, the largest of
-    // size s_max. Reducing saves n - g requests. Its cost in steps:
-    //   serial sums: s_max - 1 (the groups' loops run side by side in one instruction
+    // No threshold: each warp spends in-core work only where it removes more atomic work
+    // than it adds, from its own match pattern: n active lanes in g address groups, the
+    // largest of s_max lanes. Per-lane atomics cost n * ceil(NP / kVec) requests (one lane
+    // request each, and same-address requests are serialized at the L2 atomic unit); a
+    // reduction leaves g * ceil(NP / kVec) and adds R rounds of NP shuffle+add steps:
+    //   serial sums: R = s_max - 1 (the groups' loops run side by side in one instruction
     //                stream: shfl.sync with per-group masks, so the largest group decides);
-    //   butterfly:   5 = log2(32), only when one group holds every active lane and the
+    //   butterfly:   R = 5 = log2(32), only when one group holds every active lane and the
     //                whole warp is calling (zeros from the inactive lanes).
-    // Reduce iff n - g > min(cost): a uniform warp reduces (by butterfly) only when n >= 7;
-    // in a divergent caller a uniform warp is a tie (n - 1 vs n - 1) and keeps per-lane
-    // atomics; a multi-group warp reduces when its groups are many and even, e.g. two
-    // groups of 2 (saves 2, costs 1), not one pair among singletons (saves 1, costs 1).
-    // Groups of one always send their own atomic.
+    // Counting a lane request and a shuffle+add step as one unit each, reduce iff
+    //   (n - g) * ceil(NP / kVec) > R * NP.
+    // Scalar atomics: a uniform warp takes the butterfly iff n >= 7, and a uniform warp in a
+    // divergent caller (serial only, R = n - 1) never reduces; float4 atomics make requests
+    // 4x cheaper, e.g. 3DGS (NP = 9, 3 float4 requests) then reduces uniform warps at n >= 17.
+    // Multi-group warps reduce when the groups are many and even (two pairs: saves 2, costs
+    // 1), not for one pair among singletons. Groups of one always send their own atomic.
+    constexpr int kReq = (NP + kVec - 1) / kVec;
     const int n = __popc(act);
     const int first = __ffs(act) - 1;
     const int p0 = __shfl_sync(mask, prim, first);
     const bool same = __all_sync(mask, !active || prim == p0);
     if (same) {
-      if (n - 1 > 5 && mask == kFullMask) {
+      if ((n - 1) * kReq > 5 * NP && mask == kFullMask) {
         detail::butterfly_sum<NP>(acc);
         detail::tree_finish<NP, kVec>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
       } else {
@@ -220,7 +223,7 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     const bool leader = static_cast<int>(lane) == __ffs(grp) - 1;
     const int g = __popc(__ballot_sync(act, leader));
     const int s_max = static_cast<int>(__reduce_max_sync(act, static_cast<unsigned>(__popc(grp))));
-    const bool reduce_here = n - g > s_max - 1 && __popc(grp) > 1;
+    const bool reduce_here = (n - g) * kReq > (s_max - 1) * NP && __popc(grp) > 1;
     if (reduce_here) detail::serial_sum<NP>(grp, acc);
     const unsigned reduced = __ballot_sync(act, reduce_here && leader);
     detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);
