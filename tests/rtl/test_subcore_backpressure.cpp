@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <string>
 
 #include "test_env.h"
 
@@ -48,6 +49,10 @@ TEST_P(SubcoreBackpressure, NothingLostDuplicatedOrReordered) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Pressures, SubcoreBackpressure,
-                         ::testing::Values(Pressure{0.5, 1.0}, Pressure{0.1, 0.3}, Pressure{0.9, 0.5}));
+                         ::testing::Values(Pressure{0.5, 1.0}, Pressure{0.1, 0.3}, Pressure{0.9, 0.5}),
+                         [](const auto& info) {
+                           return "Ready" + std::to_string(static_cast<int>(info.param.ready * 100)) + "Valid" +
+                                  std::to_string(static_cast<int>(info.param.valid * 100));
+                         });
 
 }  // namespace
