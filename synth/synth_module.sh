@@ -1,20 +1,41 @@
 #!/usr/bin/env bash
-# Synthesize one rtl/ module with Yosys to a generic CMOS gate set and print its statistics.
+# Synthesize one rtl/ module with Yosys to a generic CMOS gate set and print `stat -tech cmos`.
 #   synth/synth_module.sh TOP [PARAM=VALUE ...]
-# Flow: read every rtl/*.sv, override parameters, flatten, legalize flip-flops to $_DFF_P_
-# (so every cell has a transistor model), map with abc -g cmos2, then `stat -tech cmos`.
+# This is the one area flow of ARCsim: `arcsim area` (cosim/area) runs this script as a child
+# process, and tests/synth and tests/area call it too.
+#
+# Flow: read every rtl/*.sv (packages first), override TOP's parameters, flatten, then
+#   async2sync                  async set/reset flip-flops become plain flip-flops plus reset
+#                               logic (a few transistors per bit more than a real async-reset
+#                               flop: the estimate errs high), because
+#   dfflegalize -cell $_DFF_P_ 01   every flip-flop must be the one type Yosys has a CMOS
+#                               transistor model for (enables and sync resets become gates),
+#   abc -g cmos2                NAND/NOR/NOT (+AOI3/OAI3) gates, each with a transistor count,
+#   stat -tech cmos             cell counts and the estimated transistor count. A count that
+#                               ends in '+' means an uncounted cell: callers treat it as an error.
 # These are estimates from a generic CMOS cell set, not sign-off area.
+#
+# Environment: YOSYS (default: yosys on PATH); ARCSIM_RTL_DIR (default: ../rtl from here).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-rtl="$here/../rtl"
+rtl=${ARCSIM_RTL_DIR:-$here/../rtl}
+yosys=${YOSYS:-yosys}
 [ $# -ge 1 ] || { echo "usage: synth_module.sh TOP [PARAM=VALUE ...]" >&2; exit 2; }
 top=$1; shift
-[ -f "$rtl/$top.sv" ] || { echo "synth_module.sh: no module file rtl/$top.sv" >&2; exit 2; }
+[[ "$top" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || { echo "synth_module.sh: bad module name '$top'" >&2; exit 2; }
+[ -f "$rtl/$top.sv" ] || { echo "synth_module.sh: no module file $rtl/$top.sv" >&2; exit 2; }
 chparam=""
 for kv in "$@"; do
-  case "$kv" in *=*) chparam+="chparam -set ${kv%%=*} ${kv#*=} $top; ";; *) echo "bad PARAM=VALUE: $kv" >&2; exit 2;; esac
+  if [[ "$kv" =~ ^([A-Za-z_][A-Za-z0-9_]*)=(-?[0-9]+)$ ]]; then
+    chparam+="chparam -set ${BASH_REMATCH[1]} ${BASH_REMATCH[2]} $top; "
+  else
+    echo "synth_module.sh: bad PARAM=VALUE '$kv' (integer values only)" >&2; exit 2
+  fi
 done
-srcs=$(find "$rtl" -name '*_pkg.sv' | sort; find "$rtl" -name '*.sv' ! -name '*_pkg.sv' | sort)
-exec yosys -q -p "read_verilog -sv $(echo $srcs); ${chparam} hierarchy -check -top $top; \
-synth -flatten -top $top; dfflegalize -cell \$_DFF_P_ 01; abc -g cmos2; opt_clean; \
-tee -o /dev/stdout stat; tee -o /dev/stdout stat -tech cmos"
+mapfile -t srcs < <(find "$rtl" -maxdepth 1 -name '*_pkg.sv' | sort; find "$rtl" -maxdepth 1 -name '*.sv' ! -name '*_pkg.sv' | sort)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$yosys" -q -p "read_verilog -sv ${srcs[*]}; ${chparam} hierarchy -check -top $top; \
+synth -flatten -top $top; async2sync; dfflegalize -cell \$_DFF_P_ 01; abc -g cmos2; opt_clean; \
+tee -q -o $tmp/stat.txt stat -tech cmos"
+cat "$tmp/stat.txt"

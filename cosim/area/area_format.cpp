@@ -1,0 +1,151 @@
+// Renderings of an AreaReport: the table for people, JSON for tools, CSV for sweeps.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "area.h"
+
+namespace arc::area {
+
+namespace {
+
+std::string params_text(const std::map<std::string, std::int64_t>& p) {
+  std::string s;
+  for (const auto& [k, v] : p) s += (s.empty() ? "" : " ") + k + "=" + std::to_string(v);
+  return s.empty() ? "-" : s;
+}
+
+// 35840000 -> "35.84M", 76000000000 -> "76.00B".
+std::string human(double v) {
+  if (v >= 1e9) return fmt::format("{:.2f}B", v / 1e9);
+  if (v >= 1e6) return fmt::format("{:.2f}M", v / 1e6);
+  if (v >= 1e3) return fmt::format("{:.1f}K", v / 1e3);
+  return fmt::format("{:.0f}", v);
+}
+
+std::string grouped(std::int64_t v) {
+  std::string s = std::to_string(v), out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_table(const AreaReport& r) {
+  std::string o;
+  const auto& g = r.gpu;
+  o += fmt::format("ARC-HW area for {} | {} | RTL {}\n", g.name, r.yosys_version, r.rtl_revision);
+  o += fmt::format("{}\n\n", kDisclaimer);
+  o += fmt::format("{:<18} {:<26} {:>9} {:>8} {:>10} {:>10} {:>12}\n", "module", "parameters", "sub-core", "cells",
+                   "NAND2-eq", "flip-flops", "transistors");
+  for (const auto& m : r.modules) {
+    o += fmt::format("{:<18} {:<26} {:>9} {:>8} {:>10.0f} {:>10} {:>12}\n", m.name, params_text(m.params),
+                     m.in_subcore ? "yes" : "no", m.stats.cells, m.stats.nand2_eq, m.stats.flip_flops,
+                     grouped(m.stats.transistors));
+  }
+  o += "(each row is its module synthesized alone, including what it instantiates, so rows do not add up)\n\n";
+  o += fmt::format("per sub-core ({}): {} cells, {:.0f} NAND2-eq, {} flip-flops, {} transistors\n\n",
+                   r.subcore_source, r.per_subcore_cells, r.per_subcore_nand2_eq, r.per_subcore_flip_flops,
+                   grouped(r.per_subcore_transistors));
+
+  const double paper_total = static_cast<double>(r.arc_units) * PaperFigure::kTransistorsPerFpu;
+  o += fmt::format("{:<44} {:>22} {:>22}\n", "", "paper (ASPLOS'25 5.4)", "ARCsim (this run)");
+  if (r.fpu_transistors > 0)
+    o += fmt::format("{:<44} {:>22} {:>22}\n", "FP32 adder (arc_fp32_add), transistors", "< 70,000",
+                     fmt::format("{} ({:.2f}x)", grouped(r.fpu_transistors),
+                                 static_cast<double>(r.fpu_transistors) / PaperFigure::kTransistorsPerFpu));
+  o += fmt::format("{:<44} {:>22} {:>22}\n", "per sub-core, transistors", "70,000 (FPU + regs)",
+                   fmt::format("{} ({:.2f}x)", grouped(r.per_subcore_transistors),
+                               static_cast<double>(r.per_subcore_transistors) / PaperFigure::kTransistorsPerFpu));
+  o += fmt::format("{:<44} {:>22} {:>22}\n",
+                   fmt::format("GPU: {} SMs x {} sub-cores = {} ARC units", g.sms, g.subcores_per_sm, r.arc_units),
+                   human(paper_total), human(static_cast<double>(r.gpu_arc_transistors)));
+  o += fmt::format("{:<44} {:>22} {:>22}\n", fmt::format("fraction of the die ({} transistors)", human(g.die_transistors)),
+                   fmt::format("{:.4f}%", 100.0 * paper_total / static_cast<double>(g.die_transistors)),
+                   fmt::format("{:.4f}%", 100.0 * r.fraction));
+  o += fmt::format("paper, RTX 4090: 128 x 4 x 70K = 35.84M = ~0.047% of 76B transistors\n");
+  o += fmt::format("die count source: {}\n\n", g.die_transistors_source);
+
+  o += "NAND2-eq weights (Nangate 45nm Open Cell Library X1 area / NAND2_X1 0.798 um^2), transistors per cell "
+       "(Yosys CMOS model):\n ";
+  for (const auto& w : cell_weights()) {
+    bool used = false;
+    for (const auto& m : r.modules) used |= m.stats.by_type.count(w.type) > 0;
+    if (used) o += fmt::format(" {} {:.3f} / {}T ({});", w.type, w.nand2_eq, w.transistors, w.basis);
+  }
+  o += "\n";
+  o += "Flow: synth/synth_module.sh (synth -flatten; async2sync; dfflegalize -cell $_DFF_P_ 01; abc -g cmos2; "
+       "stat -tech cmos)\n";
+  for (const auto& n : r.notes) o += "note: " + n + "\n";
+  size_t cached = 0;
+  for (const auto& m : r.modules) cached += m.from_cache;
+  o += fmt::format("{} of {} syntheses from the cache ({}); {:.1f} s\n", cached, r.modules.size(), r.cache_dir,
+                   r.seconds);
+  return o;
+}
+
+std::string format_json(const AreaReport& r) {
+  nlohmann::json j;
+  j["per_subcore_transistors"] = r.per_subcore_transistors;
+  j["per_subcore_cells"] = r.per_subcore_cells;
+  j["per_subcore_nand2_eq"] = r.per_subcore_nand2_eq;
+  j["per_subcore_flip_flops"] = r.per_subcore_flip_flops;
+  j["per_subcore_source"] = r.subcore_source;
+  j["modules"] = nlohmann::json::object();
+  for (const auto& m : r.modules) {
+    nlohmann::json mj = {{"cells", m.stats.cells},
+                         {"transistors", m.stats.transistors},
+                         {"nand2_eq", m.stats.nand2_eq},
+                         {"flip_flops", m.stats.flip_flops},
+                         {"in_subcore", m.in_subcore},
+                         {"params", m.params},
+                         {"cell_types", m.stats.by_type},
+                         {"from_cache", m.from_cache}};
+    j["modules"][m.name] = mj;
+  }
+  j["gpu"] = {{"name", r.gpu.name},
+              {"sms", r.gpu.sms},
+              {"subcores_per_sm", r.gpu.subcores_per_sm},
+              {"arc_units", r.arc_units},
+              {"arc_transistors", r.gpu_arc_transistors},
+              {"die_transistors", r.gpu.die_transistors},
+              {"die_transistors_source", r.gpu.die_transistors_source},
+              {"fraction", r.fraction},
+              {"config_file", r.gpu.source_file}};
+  j["paper"] = {{"transistors_per_fpu", PaperFigure::kTransistorsPerFpu},
+                {"rtx4090_arc_transistors", PaperFigure::kRtx4090Total},
+                {"rtx4090_fraction", PaperFigure::kRtx4090Fraction},
+                {"rtx4090_die_transistors", PaperFigure::kRtx4090Die},
+                {"this_gpu_arc_transistors", r.arc_units * PaperFigure::kTransistorsPerFpu},
+                {"source", "ARC, ASPLOS'25, section 5.4"}};
+  if (r.fpu_transistors > 0) j["fpu_transistors"] = r.fpu_transistors;
+  j["rtl_params"] = r.rtl_params;
+  j["rtl_revision"] = r.rtl_revision;
+  j["yosys"] = r.yosys_version;
+  j["flow"] = "synth/synth_module.sh: synth -flatten; async2sync; dfflegalize -cell $_DFF_P_ 01; abc -g cmos2; stat -tech cmos";
+  nlohmann::json weights = nlohmann::json::object();
+  for (const auto& w : cell_weights())
+    weights[w.type] = {{"transistors", w.transistors}, {"nand2_eq", w.nand2_eq}, {"basis", w.basis}};
+  j["cell_weights"] = weights;
+  j["notes"] = r.notes;
+  j["disclaimer"] = kDisclaimer;
+  return j.dump(2);
+}
+
+std::string sweep_csv(const SweepResult& s) {
+  std::string o =
+      "param,value,per_subcore_transistors,per_subcore_cells,per_subcore_nand2_eq,per_subcore_flip_flops,"
+      "gpu,gpu_arc_transistors,fraction\n";
+  for (const auto& p : s.points) {
+    const auto& r = p.report;
+    o += fmt::format("{},{},{},{},{:.1f},{},\"{}\",{},{:.8f}\n", p.param, p.value, r.per_subcore_transistors,
+                     r.per_subcore_cells, r.per_subcore_nand2_eq, r.per_subcore_flip_flops, r.gpu.name,
+                     r.gpu_arc_transistors, r.fraction);
+  }
+  return o;
+}
+
+}  // namespace arc::area

@@ -1,0 +1,157 @@
+// Child-process Yosys runs with a content-addressed cache (see synth_runner.h).
+#include "synth_runner.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "error.h"
+#include "sha256.h"
+
+namespace arc::area {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw Error(p.string() + ": cannot read");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A temporary file that removes itself.
+struct TempFile {
+  std::string path;
+  int fd = -1;
+  TempFile() {
+    std::string tmpl = (fs::temp_directory_path() / "arcsim-area-XXXXXX").string();
+    fd = ::mkstemp(tmpl.data());
+    if (fd < 0) throw Error("cannot create a temporary file in " + fs::temp_directory_path().string());
+    path = tmpl;
+  }
+  ~TempFile() {
+    if (fd >= 0) ::close(fd);
+    ::unlink(path.c_str());
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+};
+
+std::string first_error_line(const std::string& err, const std::string& out) {
+  for (const std::string* s : {&err, &out}) {
+    std::istringstream in(*s);
+    std::string line;
+    while (std::getline(in, line))
+      if (line.find("ERROR") != std::string::npos || line.find("synth_module.sh:") != std::string::npos) return line;
+  }
+  std::istringstream in(err);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last.empty() ? "no error message" : last;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
+  TempFile out, err;
+  const pid_t pid = ::fork();
+  if (pid < 0) throw Error("fork failed while starting " + argv.at(0));
+  if (pid == 0) {
+    ::dup2(out.fd, 1);
+    ::dup2(err.fd, 2);
+    for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    const std::string msg = "cannot execute " + argv[0] + "\n";
+    if (::write(2, msg.data(), msg.size()) < 0) {
+    }
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw Error("waitpid failed for " + argv[0]);
+  }
+  ProcessResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(out.path);
+  r.err = read_file(err.path);
+  return r;
+}
+
+std::string default_cache_dir() {
+  if (const char* e = std::getenv("ARCSIM_CACHE_DIR"); e && *e) return e;
+#ifdef ARCSIM_BUILD_CACHE_DIR
+  // The build tree this binary came from, while it exists.
+  if (std::error_code ec; fs::is_directory(fs::path(ARCSIM_BUILD_CACHE_DIR).parent_path(), ec))
+    return ARCSIM_BUILD_CACHE_DIR;
+#endif
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/arcsim";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/arcsim";
+  return (fs::temp_directory_path() / "arcsim-cache").string();
+}
+
+SynthRunner::SynthRunner(SynthOptions opt) : opt_(std::move(opt)) {
+  const auto v = run_process({opt_.yosys, "-V"});
+  if (v.exit_code != 0) throw Error("cannot run Yosys ('" + opt_.yosys + " -V'): " + first_error_line(v.err, v.out));
+  yosys_version_ = v.out.substr(0, v.out.find('\n'));
+  std::string digest = "arcsim-area-flow-v1\n" + read_file(opt_.synth_script) + "\n" + yosys_version_ + "\n";
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(opt_.rtl_dir))
+    if (e.path().extension() == ".sv" || e.path().extension() == ".svh" || e.path().extension() == ".v")
+      files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) digest += f.filename().string() + "\n" + sha256_hex(read_file(f)) + "\n";
+  base_digest_ = sha256_hex(digest);
+}
+
+SynthResult SynthRunner::run(const std::string& top, const std::map<std::string, std::int64_t>& params) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::string> argv{opt_.synth_script, top};
+  std::string what = top;
+  for (const auto& [k, v] : params) {
+    argv.push_back(k + "=" + std::to_string(v));
+    what += " " + argv.back();
+  }
+  SynthResult res;
+  res.key = sha256_hex(base_digest_ + "\n" + what);
+  const fs::path cached = opt_.cache_dir.empty() ? fs::path() : fs::path(opt_.cache_dir) / (res.key + ".stat");
+  std::string report;
+  std::error_code ec;
+  if (!cached.empty() && fs::is_regular_file(cached, ec)) {
+    report = read_file(cached);
+    res.from_cache = true;
+  } else {
+    const auto r = run_process(argv, {{"YOSYS", opt_.yosys}, {"ARCSIM_RTL_DIR", opt_.rtl_dir}});
+    if (r.exit_code != 0) throw Error("Yosys failed on " + what + ": " + first_error_line(r.err, r.out));
+    report = r.out;
+  }
+  res.stats = parse_stat_cmos(report, res.from_cache ? cached.string() : "yosys stat of " + what);
+  if (!res.from_cache && !cached.empty()) {
+    // Store only reports that parsed; write then rename so readers never see half a file.
+    fs::create_directories(opt_.cache_dir, ec);
+    const fs::path tmp = cached.string() + ".tmp" + std::to_string(::getpid());
+    {
+      std::ofstream o(tmp, std::ios::binary);
+      o << report;
+    }
+    fs::rename(tmp, cached, ec);
+    if (ec) fs::remove(tmp, ec);
+  }
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return res;
+}
+
+}  // namespace arc::area

@@ -1,0 +1,129 @@
+// The real arcsim binary running real Yosys: `arcsim area --gpu rtx4090 --json` cold (fresh
+// cache) then warm (must answer from the cache with identical numbers), the GPU arithmetic, and
+// every bad input failing with one line on stderr and a non-zero exit before any synthesis.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "synth_runner.h"
+
+namespace fs = std::filesystem;
+using arc::area::ProcessResult;
+using arc::area::run_process;
+
+namespace {
+
+struct Env {
+  fs::path cache = fs::temp_directory_path() / ("arcsim_area_cli_" + std::to_string(::getpid()));
+  Env() { fs::remove_all(cache); }
+  ~Env() { fs::remove_all(cache); }
+  ProcessResult arcsim(std::vector<std::string> args) const {
+    args.insert(args.begin(), {ARCSIM_TEST_ARCSIM, "area"});
+    return run_process(args, {{"ARCSIM_CACHE_DIR", cache.string()}});
+  }
+};
+
+const Env& env() {
+  static Env e;
+  return e;
+}
+
+void expect_one_line_error(const std::vector<std::string>& args, const std::string& needle) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const ProcessResult r = env().arcsim(args);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string err = r.err;
+  while (!err.empty() && err.back() == '\n') err.pop_back();
+  EXPECT_NE(r.exit_code, 0) << err;
+  EXPECT_EQ(err.find('\n'), std::string::npos) << "not one line: " << err;
+  EXPECT_EQ(err.rfind("arcsim: error: ", 0), 0u) << err;
+  EXPECT_NE(err.find(needle), std::string::npos) << err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_LT(s, 10.0) << "an input error must come before any synthesis";
+}
+
+nlohmann::json run_json(const std::vector<std::string>& args, double* seconds) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const ProcessResult r = env().arcsim(args);
+  *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+}  // namespace
+
+// One test, so that one cold run (about a minute on 2 cores) serves every check after it.
+TEST(AreaCli, ColdThenWarmRtx4090) {
+  double cold_s = 0, warm_s = 0;
+  const auto cold = run_json({"--gpu", "rtx4090", "--json"}, &cold_s);
+  const auto warm = run_json({"--gpu", "rtx4090", "--json"}, &warm_s);
+  std::printf("arcsim area --gpu rtx4090 --json: cold %.1f s, warm %.2f s\n", cold_s, warm_s);
+
+  const long long per = cold.at("per_subcore_transistors").get<long long>();
+  EXPECT_GT(per, 10000);
+  const auto& gpu = cold.at("gpu");
+  EXPECT_EQ(gpu.at("name"), "RTX 4090 (4090-Sim)");
+  EXPECT_EQ(gpu.at("sms"), 128);
+  EXPECT_EQ(gpu.at("subcores_per_sm"), 4);
+  EXPECT_EQ(gpu.at("die_transistors").get<long long>(), 76'000'000'000LL);
+  EXPECT_EQ(gpu.at("arc_transistors").get<long long>(), 512LL * per);
+  EXPECT_NEAR(gpu.at("fraction").get<double>(), 512.0 * per / 76e9, 1e-12);
+  ASSERT_TRUE(cold.at("modules").contains("arc_fp32_add"));
+  for (const auto& [name, m] : cold.at("modules").items()) {
+    EXPECT_GT(m.at("transistors").get<long long>(), 0) << name;
+    EXPECT_GT(m.at("cells").get<long long>(), 0) << name;
+    EXPECT_FALSE(m.at("from_cache").get<bool>()) << name;
+  }
+  if (cold.at("modules").contains("arc_subcore_top")) {
+    EXPECT_EQ(cold.at("modules").at("arc_subcore_top").at("transistors").get<long long>(), per);
+  }
+
+  // Warm: every synthesis from the cache, same numbers, at once.
+  EXPECT_EQ(warm.at("per_subcore_transistors"), cold.at("per_subcore_transistors"));
+  EXPECT_EQ(warm.at("gpu"), cold.at("gpu"));
+  for (const auto& [name, m] : warm.at("modules").items()) {
+    EXPECT_TRUE(m.at("from_cache").get<bool>()) << name;
+    EXPECT_EQ(m.at("cell_types"), cold.at("modules").at(name).at("cell_types")) << name;
+  }
+  EXPECT_LT(warm_s, 5.0);
+  EXPECT_LT(cold_s, 240.0);
+
+  // Other GPUs reuse the cached syntheses (same RTL) and scale the same sub-core.
+  const auto& a = cold;
+  double s = 0;
+  const auto h = run_json({"--gpu", "h100", "--json"}, &s);
+  EXPECT_LT(s, 5.0);  // H100 reuses the cached syntheses: the RTL is the same
+  EXPECT_EQ(h.at("per_subcore_transistors"), a.at("per_subcore_transistors"));
+  EXPECT_EQ(h.at("gpu").at("arc_transistors").get<long long>(),
+            132LL * 4 * h.at("per_subcore_transistors").get<long long>());
+  const auto g = run_json({"--gpu", "rtx3060", "--set", "sms=10", "--json"}, &s);
+  EXPECT_EQ(g.at("gpu").at("sms"), 10);
+
+  // The table: says it is an estimate, and shows the paper's figures beside ours.
+  const ProcessResult r = env().arcsim({"--gpu", "rtx4090"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"not sign-off area", "70,000", "35.84M", "0.047%", "per sub-core", "arc_fp32_add"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+}
+
+TEST(AreaCli, BadInputIsOneLineAndNonZeroExit) {
+  expect_one_line_error({"--gpu", "rtx9090"}, "unknown GPU 'rtx9090'");
+  expect_one_line_error({"--set", "Bogus=1"}, "Bogus");
+  expect_one_line_error({"--set", "FTZ=7"}, "FTZ");
+  expect_one_line_error({"--set", "AddrWidth=0"}, "AddrWidth");
+  expect_one_line_error({"--set", "sms=0"}, "'sms'");
+  expect_one_line_error({"--set", "icnt_latency=-1"}, "'icnt_latency'");
+  expect_one_line_error({"--config", "/nonexistent/x.toml"}, "/nonexistent/x.toml");
+  expect_one_line_error({"--sweep"}, "--out");
+  const fs::path bad = env().cache.parent_path() / ("arcsim_bad_" + std::to_string(::getpid()) + ".toml");
+  {
+    std::FILE* f = std::fopen(bad.c_str(), "w");
+    std::fputs("name = \"x\"\nsms = 0\nsubcores_per_sm = 4\nclock_ghz = 1\ndie_transistors = 1000000000\n", f);
+    std::fclose(f);
+  }
+  expect_one_line_error({"--config", bad.string()}, "'sms'");
+  fs::remove(bad);
+}
