@@ -178,10 +178,10 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   gen->add_option("--gap-mean", c.gap_mean, "mean compute gap between a warp's atomics (cycles)")
       ->capture_default_str();
-  gen->add_option("--method", go->method, "what the 'GPU' did: baseline or sw-s")
-      ->check(CLI::IsMember({"baseline", "sw-s"}))
+  gen->add_option("--method", go->method, "what the 'GPU' did: baseline, sw-s (serial group sums) or sw-b (butterfly)")
+      ->check(CLI::IsMember({"baseline", "sw-s", "sw-b"}))
       ->capture_default_str();
-  gen->add_option("--threshold", c.threshold, "sw-s: groups of >= this many lanes are reduced")->capture_default_str();
+  gen->add_option("--threshold", c.threshold, "sw-s/sw-b: groups of >= this many (and > 1) lanes are reduced")->capture_default_str();
   gen->add_option("--ftz", go->ftz, "FTZ mode of the 'GPU' partial sums: 0 (no -ftz) or 1")
       ->check(CLI::IsMember({0, 1}))
       ->capture_default_str();

@@ -65,7 +65,8 @@ void run(const Options& o) {
   v.progress = [&](uint64_t done, uint64_t) { bar.update(done); };
   const auto r = arc::verify::verify_trace(v);
   bar.finish();
-  const bool failed = r.rtl_vs_golden_mismatches != 0 || r.rtl_vs_gpu_mismatches != 0;
+  const bool failed =
+      r.rtl_vs_golden_mismatches != 0 || r.rtl_vs_gpu_mismatches != 0 || r.gpu_vs_golden_tree_mismatches != 0;
   arc::cli::exit_code() = failed ? 1 : 0;
   if (o.json) {
     nlohmann::json j = {{"trace", o.trace},
@@ -89,6 +90,9 @@ void run(const Options& o) {
                         {"gpu_sums_checked", r.gpu_sums_checked},
                         {"rtl_vs_gpu_mismatches", r.rtl_vs_gpu_mismatches},
                         {"gpu_groups_not_reduced_by_rtl", r.gpu_groups_not_reduced_by_rtl},
+                        {"gpu_tree_sums_checked", r.gpu_tree_sums_checked},
+                        {"gpu_vs_golden_tree_mismatches", r.gpu_vs_golden_tree_mismatches},
+                        {"gpu_sums_unchecked", r.gpu_sums_unchecked},
                         {"rtl_groups_reduced_without_gpu_sum", r.rtl_groups_reduced_without_gpu_sum},
                         {"first_mismatches", r.first_mismatches},
                         {"seconds", r.seconds},
@@ -121,6 +125,13 @@ void run(const Options& o) {
              "reduce; {} RTL-reduced groups had no GPU sum)\n",
              r.rtl_vs_gpu_mismatches, r.gpu_sums_checked, r.gpu_groups_not_reduced_by_rtl,
              r.rtl_groups_reduced_without_gpu_sum);
+  if (r.gpu_tree_sums_checked)
+    fmt::print("GPU tree sums vs golden       {} mismatches of {} butterfly sums (the RTL sums serially, so these are "
+               "checked against golden::butterfly_sum)\n",
+               r.gpu_vs_golden_tree_mismatches, r.gpu_tree_sums_checked);
+  if (r.gpu_sums_unchecked)
+    fmt::print("GPU library sums              {} not checked (the library's summation order is not modelled)\n",
+               r.gpu_sums_unchecked);
   for (const auto& m : r.first_mismatches) fmt::print("  mismatch: {}\n", m);
   if (r.image_checked) {
     print_image("golden replay vs GPU buffer", r.golden_image);

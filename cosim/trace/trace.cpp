@@ -21,14 +21,24 @@ const char* method_name(Method m) {
     case Method::SwS: return "sw-s";
     case Method::SwB: return "sw-b";
     case Method::Hw: return "hw";
+    case Method::Cub: return "cub";
+    case Method::Adaptive: return "adaptive";
   }
   return "unknown";
 }
 
+SumOrder sum_order(Method m, const Instr& in) {
+  if (in.flags & kFlagOpaqueSum) return SumOrder::Opaque;
+  if (in.flags & kFlagTreeSum) return SumOrder::Tree;
+  if (m == Method::SwB) return SumOrder::Tree;
+  if (m == Method::Cub) return SumOrder::Opaque;
+  return SumOrder::Serial;
+}
+
 Method method_from_name(const std::string& s) {
-  for (Method m : {Method::Baseline, Method::SwS, Method::SwB, Method::Hw})
+  for (Method m : {Method::Baseline, Method::SwS, Method::SwB, Method::Hw, Method::Cub, Method::Adaptive})
     if (s == method_name(m)) return m;
-  throw Error("unknown method '" + s + "' (expected baseline, sw-s, sw-b or hw)");
+  throw Error("unknown method '" + s + "' (expected baseline, sw-s, sw-b, hw, cub or adaptive)");
 }
 
 bool same_content(const Instr& a, const Instr& b) {
@@ -45,6 +55,7 @@ bool same_content(const Instr& a, const Instr& b) {
 std::string check_instr(const Header& h, const Instr& in) {
   if (in.active_mask == 0) return "active mask is 0 (an instruction has at least one active lane)";
   if (in.flags & ~kFlagsDefined) return "undefined flag bits " + detail::hex32(in.flags & ~kFlagsDefined);
+  if ((in.flags & kFlagTreeSum) && (in.flags & kFlagOpaqueSum)) return "flags say both tree and library sum order";
   if (h.sm_count && in.sm >= h.sm_count)
     return "SM id " + std::to_string(in.sm) + " >= SM count " + std::to_string(h.sm_count);
   if (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)

@@ -17,8 +17,10 @@ constexpr uint16_t kVersion = 1;    // format version this build writes and read
 constexpr int kLanes = 32;
 
 // How the producing kernel issued its atomics (ARC paper section 4; DESIGN.md data path 2).
-enum class Method : uint8_t { Baseline = 0, SwS = 1, SwB = 2, Hw = 3 };
-const char* method_name(Method m);            // "baseline", "sw-s", "sw-b", "hw"
+// Cub = cub::WarpReduce (sum order is CUB's); Adaptive = per-warp choice of serial sums or
+// the butterfly (kFlagTreeSum marks the latter).
+enum class Method : uint8_t { Baseline = 0, SwS = 1, SwB = 2, Hw = 3, Cub = 4, Adaptive = 5 };
+const char* method_name(Method m);            // "baseline", "sw-s", "sw-b", "hw", "cub", "adaptive"
 Method method_from_name(const std::string&);  // inverse; throws arc::Error on an unknown name
 
 // What an instruction's compute gap counts.
@@ -27,7 +29,11 @@ enum class GapUnit : uint8_t { Cycles = 0, Instructions = 1 };
 // Per-instruction flags (Instr::flags). Undefined bits must be zero.
 constexpr uint32_t kFlagFirstOfWarp = 1u << 0;  // no earlier atomic in this warp: gap counts from warp start
 constexpr uint32_t kFlagGapClamped = 1u << 1;   // the real gap exceeded 2^32-1 and was clamped
-constexpr uint32_t kFlagsDefined = kFlagFirstOfWarp | kFlagGapClamped;
+// How this instruction's partial sums were formed (neither bit: serial, ascending lanes):
+constexpr uint32_t kFlagTreeSum = 1u << 2;      // butterfly __shfl_down 16,8,4,2,1, zeros for inactive lanes
+constexpr uint32_t kFlagOpaqueSum = 1u << 3;    // a library's order (e.g. CUB): not checkable bit for bit
+constexpr uint32_t kFlagsDefined = kFlagFirstOfWarp | kFlagGapClamped | kFlagTreeSum | kFlagOpaqueSum;
+
 
 struct Header {
   std::string gpu_name;                 // e.g. "NVIDIA H100 80GB HBM3" or "synthetic"
@@ -54,13 +60,18 @@ struct Instr {
   uint32_t gap = 0;           // compute since this warp's previous atomic (Header::gap_unit)
   uint32_t flags = 0;         // kFlag*
   // Address groups = active lanes with equal addresses; a group's leader is its lowest lane.
-  // Bit l set: the group led by lane l was reduced on the GPU (SW-S: serial sum in ascending
-  // lane order starting from lane l's value) and partial_sum[l] holds the result bits.
+  // Bit l set: the group led by lane l was reduced on the GPU and partial_sum[l] holds the
+  // result bits (SW-S: serial sum in ascending lane order starting from lane l's value; see
+  // sum_order() for tree and library sums).
   uint32_t reduced_mask = 0;
   std::array<uint32_t, kLanes> addr{};         // word index into the gradient buffer (active lanes)
   std::array<uint32_t, kLanes> value{};        // binary32 bit pattern (active lanes)
   std::array<uint32_t, kLanes> partial_sum{};  // binary32 bits at reduced leaders only
 };
+
+enum class SumOrder { Serial, Tree, Opaque };
+// The order of in's partial sums: the flags, else the method (sw-b: tree, cub: opaque).
+SumOrder sum_order(Method m, const Instr& in);
 
 // True when a and b carry the same trace content (lanes outside the masks are ignored).
 bool same_content(const Instr& a, const Instr& b);

@@ -91,7 +91,7 @@ Header decode_header_body(const uint8_t* p, size_t n, const std::string& file) {
   h.subcores_per_sm = c.u32();
   h.kernel_name = c.str();
   const uint8_t m = c.u8();
-  if (m > static_cast<uint8_t>(Method::Hw)) c.fail("unknown method code " + std::to_string(m));
+  if (m > static_cast<uint8_t>(Method::Adaptive)) c.fail("unknown method code " + std::to_string(m));
   h.method = static_cast<Method>(m);
   h.balancing_threshold = c.u32();
   h.scene_generator = c.str();

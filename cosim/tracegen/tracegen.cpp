@@ -127,6 +127,28 @@ void draw_addresses(Rng& r, const GenConfig& c, trace::Instr& in) {
   }
 }
 
+bool uniform_address(const trace::Instr& in) {
+  const uint32_t a = in.addr[__builtin_ctz(in.active_mask)];
+  for (int l = 0; l < trace::kLanes; ++l)
+    if ((in.active_mask >> l & 1) && in.addr[l] != a) return false;
+  return true;
+}
+
+// The GPU code's rule: reduce a group of >= threshold lanes, never a lone lane.
+bool popcount_ok(uint32_t lanes, uint32_t threshold) {
+  const auto n = static_cast<uint32_t>(__builtin_popcount(lanes));
+  return n >= threshold && n > 1;
+}
+
+// __shfl_down_sync butterfly (offsets 16, 8, 4, 2, 1), inactive lanes contribute +0; lane 0's sum.
+uint32_t butterfly(const trace::Instr& in, fp::FtzMode ftz) {
+  uint32_t v[trace::kLanes];
+  for (int l = 0; l < trace::kLanes; ++l) v[l] = (in.active_mask >> l & 1) ? in.value[l] : 0u;
+  for (int off = 16; off >= 1; off /= 2)
+    for (int l = 0; l < off; ++l) v[l] = fp::add_ref(v[l], v[l + off], ftz);
+  return v[0];
+}
+
 }  // namespace
 
 trace::Header make_header(const GenConfig& c) {
@@ -136,7 +158,7 @@ trace::Header make_header(const GenConfig& c) {
   h.subcores_per_sm = c.subcores_per_sm;
   h.kernel_name = "arc_tracegen";
   h.method = c.method;
-  h.balancing_threshold = c.method == trace::Method::SwS ? c.threshold : 0;
+  h.balancing_threshold = c.method == trace::Method::Baseline ? 0 : c.threshold;
   h.scene_generator = "arc_tracegen";
   h.scene_seed = c.seed;
   h.buffer_words = c.buffer_words;
@@ -158,8 +180,8 @@ trace::Header make_header(const GenConfig& c) {
 
 GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOptions opt,
                    const std::function<void(uint64_t)>& progress) {
-  if (c.method != trace::Method::Baseline && c.method != trace::Method::SwS)
-    throw Error(std::string("the generator makes baseline or sw-s traces, not ") + trace::method_name(c.method));
+  if (c.method != trace::Method::Baseline && c.method != trace::Method::SwS && c.method != trace::Method::SwB)
+    throw Error(std::string("the generator makes baseline, sw-s or sw-b traces, not ") + trace::method_name(c.method));
   if (c.buffer_words == 0) throw Error("generator: buffer_words must be > 0");
   if (c.sms == 0 || c.subcores_per_sm == 0 || c.warps_per_subcore == 0)
     throw Error("generator: sms, subcores_per_sm and warps_per_subcore must be > 0");
@@ -190,16 +212,26 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
     draw_addresses(r, c, in);
     for (int l = 0; l < trace::kLanes; ++l)
       if (in.active_mask >> l & 1) in.value[l] = draw_value(r, c);
-    // Address groups in order of their leader; SW-S reduces a group of >= threshold lanes.
+    // Address groups in order of their leader. SW-S reduces a group of >= threshold (and > 1)
+    // lanes serially; SW-B sums the whole warp by the butterfly when all active lanes share
+    // one address (as sw/include/arc/reduce.cuh).
     in.reduced_mask = 0;
-    for (uint32_t rem = in.active_mask; rem;) {
+    const bool tree = c.method == trace::Method::SwB && uniform_address(in) && popcount_ok(in.active_mask, c.threshold);
+    if (tree) {
+      const int lead = __builtin_ctz(in.active_mask);
+      in.reduced_mask = 1u << lead;
+      in.partial_sum[lead] = butterfly(in, c.reduce_ftz);
+      mem[in.addr[lead]] = fp::add_ref(mem[in.addr[lead]], in.partial_sum[lead], fp::FtzMode::Flush);
+      ++res.reduced_groups;
+    }
+    for (uint32_t rem = tree ? 0 : in.active_mask; rem;) {
       const int lead = __builtin_ctz(rem);
       uint32_t group = 0;
       for (uint32_t t = rem; t; t &= t - 1)
         if (in.addr[__builtin_ctz(t)] == in.addr[lead]) group |= 1u << __builtin_ctz(t);
       rem &= ~group;
       uint32_t& word = mem[in.addr[lead]];
-      if (c.method == trace::Method::SwS && static_cast<uint32_t>(__builtin_popcount(group)) >= c.threshold) {
+      if (c.method == trace::Method::SwS && popcount_ok(group, c.threshold)) {
         uint32_t acc = in.value[lead];
         for (uint32_t t = group & (group - 1); t; t &= t - 1)
           acc = fp::add_ref(acc, in.value[__builtin_ctz(t)], c.reduce_ftz);

@@ -1,6 +1,7 @@
 // arc::tracegen: a seeded synthetic warp-atomic trace generator, so tests and CI have traces
 // without a GPU. Same config (seed included) -> byte-identical file. It plays the GPU: SW-S
-// partial sums with arc::fp::add_ref in the trace's FTZ mode (serial, ascending lanes), and
+// partial sums with arc::fp::add_ref in the trace's FTZ mode (serial, ascending lanes; SW-B:
+// the butterfly), and
 // the final buffer by replaying the atomics the method sends, in trace order, with FTZ=1
 // (ROP, red.add.f32) semantics.
 #pragma once
@@ -44,8 +45,10 @@ struct GenConfig {
   double value_sigma = 1e-3;         // values ~ normal(0, sigma)
   double special_prob = 0.0;         // per value: a subnormal, +-inf or NaN instead
   double gap_mean = 200;             // compute gaps ~ geometric with this mean (cycles)
-  trace::Method method = trace::Method::SwS;  // baseline or sw-s
-  uint32_t threshold = 2;            // SW-S: a group of >= threshold lanes is reduced on the "GPU"
+  trace::Method method = trace::Method::SwS;  // baseline, sw-s or sw-b
+  // SW-S: a group of >= threshold (and > 1) lanes is summed serially on the "GPU"; SW-B: the
+  // whole warp by the butterfly when all active lanes share one address and >= threshold (> 1).
+  uint32_t threshold = 2;
   fp::FtzMode reduce_ftz = fp::FtzMode::Keep;  // the "GPU" partial sums' adder mode
 };
 

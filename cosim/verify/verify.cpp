@@ -125,6 +125,7 @@ VerifyResult verify_trace(const VerifyOptions& o) {
   res.kernel_name = h.kernel_name;
   res.method = trace::method_name(h.method);
   res.trace_reduce_ftz = h.reduce_ftz;
+  const trace::Method method = h.method;
   const bool follow = !o.mode.has_value();
   res.mode = follow ? "trace" : golden::to_string(*o.mode);
   res.sched.mode = o.mode.value_or(golden::SchedMode::Threshold);
@@ -170,28 +171,50 @@ VerifyResult verify_trace(const VerifyOptions& o) {
       res.rtl_vs_golden_mismatches += compare_streams(want, got, index, res.first_mismatches, o.max_reported);
       res.transactions += got.size();
       for (const auto& x : want) golden_image.apply(x);
-      // The GPU's partial sums against the RTL's reduced sums, group by group (by leader lane).
+      // The GPU's partial sums, group by group (by leader lane): serial sums against the RTL's
+      // reduced sums; butterfly sums against golden::butterfly_sum; library sums unchecked.
       uint32_t rtl_leaders = 0;
+      uint32_t rtl_sum[trace::kLanes];
       for (const auto& x : got) {
         if (x.route != golden::Route::Reduced || x.lane_mask == 0) continue;
         ++res.reduced_transactions;
         const int lead = __builtin_ctz(x.lane_mask);
         rtl_leaders |= 1u << lead;
-        if (!(in.reduced_mask >> lead & 1)) {
-          ++res.rtl_groups_reduced_without_gpu_sum;
-          continue;
-        }
-        ++res.gpu_sums_checked;
-        if (x.value != in.partial_sum[lead]) {
-          ++res.rtl_vs_gpu_mismatches;
-          if (res.first_mismatches.size() < o.max_reported)
-            res.first_mismatches.push_back(fmt::format("{} group of lane {} (addr 0x{:08x}, {} lanes): RTL sum 0x{:08x}, "
-                                                       "GPU partial sum 0x{:08x}",
-                                                       where(index, in), lead, x.addr, __builtin_popcount(x.lane_mask),
-                                                       x.value, in.partial_sum[lead]));
+        rtl_sum[lead] = x.value;
+        if (!(in.reduced_mask >> lead & 1)) ++res.rtl_groups_reduced_without_gpu_sum;
+      }
+      const trace::SumOrder order = trace::sum_order(method, in);
+      uint32_t missing = 0;
+      for (uint32_t rem = in.reduced_mask; rem; rem &= rem - 1) {
+        const int lead = __builtin_ctz(rem);
+        const uint32_t gpu = in.partial_sum[lead];
+        if (order == trace::SumOrder::Opaque) {
+          ++res.gpu_sums_unchecked;
+        } else if (order == trace::SumOrder::Tree) {
+          uint32_t group = 0;
+          for (int l = lead; l < trace::kLanes; ++l)
+            if ((in.active_mask >> l & 1) && in.addr[l] == in.addr[lead]) group |= 1u << l;
+          const uint32_t want_sum = golden::butterfly_sum(in.value, group, res.sched.adder_ftz);
+          ++res.gpu_tree_sums_checked;
+          if (want_sum != gpu) {
+            ++res.gpu_vs_golden_tree_mismatches;
+            if (res.first_mismatches.size() < o.max_reported)
+              res.first_mismatches.push_back(fmt::format("{} group of lane {}: golden butterfly sum 0x{:08x}, GPU tree "
+                                                         "sum 0x{:08x}", where(index, in), lead, want_sum, gpu));
+          }
+        } else if (!(rtl_leaders >> lead & 1)) {
+          missing |= 1u << lead;
+        } else {
+          ++res.gpu_sums_checked;
+          if (rtl_sum[lead] != gpu) {
+            ++res.rtl_vs_gpu_mismatches;
+            if (res.first_mismatches.size() < o.max_reported)
+              res.first_mismatches.push_back(fmt::format("{} group of lane {} (addr 0x{:08x}): RTL sum 0x{:08x}, GPU "
+                                                         "partial sum 0x{:08x}",
+                                                         where(index, in), lead, in.addr[lead], rtl_sum[lead], gpu));
+          }
         }
       }
-      const uint32_t missing = in.reduced_mask & ~rtl_leaders;
       if (missing) {
         res.gpu_groups_not_reduced_by_rtl += __builtin_popcount(missing);
         res.rtl_vs_gpu_mismatches += __builtin_popcount(missing);

@@ -59,8 +59,11 @@ struct VerifyResult {
   uint64_t reduced_transactions = 0;       // of which reduced sums
   uint64_t rtl_cycles = 0;
   uint64_t rtl_vs_golden_mismatches = 0;
-  uint64_t gpu_sums_checked = 0;           // GPU partial sums compared with an RTL sum
+  uint64_t gpu_sums_checked = 0;           // GPU serial partial sums compared with an RTL sum
   uint64_t rtl_vs_gpu_mismatches = 0;      // value differences + GPU-reduced groups the RTL did not reduce
+  uint64_t gpu_tree_sums_checked = 0;      // GPU butterfly sums (SW-B, adaptive) vs golden::butterfly_sum
+  uint64_t gpu_vs_golden_tree_mismatches = 0;
+  uint64_t gpu_sums_unchecked = 0;         // library (CUB) order: no model to compare with
   uint64_t gpu_groups_not_reduced_by_rtl = 0;
   uint64_t rtl_groups_reduced_without_gpu_sum = 0;  // informational (no GPU value to compare)
   ImageCompare golden_image;  // golden replay (the RTL/golden transactions, FTZ=1 ROP) vs trace final buffer

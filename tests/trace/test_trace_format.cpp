@@ -27,7 +27,7 @@ Trace random_trace(uint64_t seed) {
   t.header.sm_count = 0;  // 0 = unchecked
   t.header.subcores_per_sm = 0;
   t.header.kernel_name = std::string(g() % 40, 'k');
-  t.header.method = static_cast<Method>(g() % 4);
+  t.header.method = static_cast<Method>(g() % 6);
   t.header.balancing_threshold = static_cast<uint32_t>(g() % 33);
   t.header.scene_generator = "scene\n\x01";
   t.header.scene_seed = g();
@@ -47,7 +47,7 @@ Trace random_trace(uint64_t seed) {
     in.active_mask = density == 0 ? 0xFFFFFFFFu : density == 1 ? 1u << (g() % 32) : static_cast<uint32_t>(g());
     if (in.active_mask == 0) in.active_mask = 0x80000000u;
     in.gap = (g() % 8 == 0) ? 0xFFFFFFFFu : static_cast<uint32_t>(g() % 1000);
-    in.flags = static_cast<uint32_t>(g() % 4);
+    in.flags = static_cast<uint32_t>(g() % 4) | (g() % 3 == 0 ? kFlagTreeSum : g() % 3 == 0 ? kFlagOpaqueSum : 0);
     const uint64_t W = t.header.buffer_words;
     const uint32_t base = static_cast<uint32_t>(g() % W);
     for (int l = 0; l < kLanes; ++l) {
@@ -233,6 +233,9 @@ TEST(TraceFormat, WriterRejectsInvalidInstructions) {
   bad.flags = 1u << 7;
   expect_reject(bad, "undefined flag bits");
   bad = ok;
+  bad.flags = kFlagTreeSum | kFlagOpaqueSum;
+  expect_reject(bad, "both tree and library");
+  bad = ok;
   bad.sm = 2;
   expect_reject(bad, "SM id 2");
   bad = ok;
@@ -242,7 +245,7 @@ TEST(TraceFormat, WriterRejectsInvalidInstructions) {
 }
 
 TEST(TraceFormat, MethodNames) {
-  for (Method m : {Method::Baseline, Method::SwS, Method::SwB, Method::Hw})
+  for (Method m : {Method::Baseline, Method::SwS, Method::SwB, Method::Hw, Method::Cub, Method::Adaptive})
     EXPECT_EQ(method_from_name(method_name(m)), m);
   EXPECT_THROW(method_from_name("sw-x"), Error);
 }

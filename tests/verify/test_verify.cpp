@@ -150,6 +150,39 @@ TEST(Verify, TraceModeFollowsIrregularGpuDecisions) {
   EXPECT_EQ(r.rtl_vs_gpu_mismatches, 1u);
 }
 
+// SW-B: the GPU's butterfly sums are checked against golden::butterfly_sum (the RTL sums
+// serially); a wrong one fails; a library-order (CUB) sum is counted as unchecked.
+TEST(Verify, TreeSumsCheckedAgainstGoldenButterfly) {
+  tracegen::GenConfig c;
+  c.instructions = 4000;
+  c.method = trace::Method::SwB;
+  c.value_sigma = 3e-38;
+  c.reduce_ftz = fp::FtzMode::Keep;
+  trace::Trace t = trace::read_trace(gen("swb", c));
+  VerifyOptions o;
+  o.trace_path = tmp_path("swb2.trc");
+  trace::write_trace(o.trace_path, t);
+  VerifyResult r = verify_trace(o);
+  EXPECT_GT(r.gpu_tree_sums_checked, 3000u);
+  EXPECT_EQ(r.gpu_vs_golden_tree_mismatches, 0u);
+  EXPECT_EQ(r.rtl_vs_golden_mismatches, 0u);
+  EXPECT_EQ(r.rtl_vs_gpu_mismatches, 0u);
+  EXPECT_EQ(r.gpu_sums_checked, 0u);
+  EXPECT_EQ(r.method_image.differ, 0u);
+  size_t a = 0;
+  while (t.instrs[a].reduced_mask == 0) ++a;
+  size_t b = a + 1;
+  while (t.instrs[b].reduced_mask == 0) ++b;
+  t.instrs[a].partial_sum[__builtin_ctz(t.instrs[a].reduced_mask)] ^= 4;
+  t.instrs[b].flags |= trace::kFlagOpaqueSum;
+  trace::write_trace(o.trace_path, t);
+  r = verify_trace(o);
+  EXPECT_EQ(r.gpu_vs_golden_tree_mismatches, 1u);
+  EXPECT_EQ(r.gpu_sums_unchecked, 1u);
+  const CmdResult v = arcsim("verify --trace " + o.trace_path);
+  EXPECT_EQ(v.code, 1) << v.out;
+}
+
 TEST(Verify, WrongGpuPartialSumIsReported) {
   tracegen::GenConfig c;
   c.instructions = 3000;
