@@ -32,7 +32,7 @@ class ArcUnit : public sc_core::sc_module {
   Link<InstrRef> in{1};
   Link<Packet>* out = nullptr;
   const Registered<bool>* busy = nullptr;
-  sc_core::sc_event wake;
+  Wake wake;
 
  protected:
   // Book-keeping shared by both levels when a transaction leaves for the LSU.

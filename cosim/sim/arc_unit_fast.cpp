@@ -5,7 +5,7 @@ namespace arc::sim {
 ArcUnitFast::ArcUnitFast(sc_core::sc_module_name name, const ArcUnitSetup& setup, Stats& stats)
     : ArcUnit(name, setup, stats) {
   SC_METHOD(step);
-  sensitive << wake;
+  sensitive << wake.ev;
   dont_initialize();
 }
 
@@ -13,11 +13,11 @@ void ArcUnitFast::step() {
   const Cycle now = now_cycle();
   if (!holding_) {
     if (now < free_at_) {
-      wake_at(wake, free_at_);
+      wake.at(free_at_);
       return;
     }
     if (!in.ready(now)) {
-      wake_at(wake, in.next_ready());
+      wake.at(in.next_ready());
       return;
     }
     const bool b = busy->read(now);
@@ -31,26 +31,26 @@ void ArcUnitFast::step() {
     if (txns_.empty()) {
       holding_ = false;
       free_at_ = now + sched_.next_accept;
-      wake_at(wake, free_at_);
+      wake.at(free_at_);
       return;
     }
   }
   // Offer the next transaction at its scheduled cycle plus the back-pressure so far.
   const Cycle offer = accepted_ + sched_.emit[next_] + delay_;
   if (now < offer) {
-    wake_at(wake, offer);
+    wake.at(offer);
     return;
   }
   if (!out->can_push(now)) return;  // the LSU port wakes us when it frees
   delay_ = now - accepted_ - sched_.emit[next_];
   out->push(now, to_packet(txns_[next_]));
   if (++next_ < txns_.size()) {
-    wake_at(wake, accepted_ + sched_.emit[next_] + delay_);
+    wake.at(accepted_ + sched_.emit[next_] + delay_);
     return;
   }
   holding_ = false;
   free_at_ = accepted_ + sched_.next_accept + delay_;
-  wake_at(wake, free_at_);
+  wake.at(free_at_);
 }
 
 }  // namespace arc::sim

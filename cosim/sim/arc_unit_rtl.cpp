@@ -77,7 +77,8 @@ class ArcUnitRtl : public ArcUnit {
       const bool ready = instr_ready_.read(), valid = txn_valid_.read();
       const bool have_in = in.ready(now);
       if (ready && !valid && !have_in) {
-        wait(wake);  // idle: the clock stops until the sub-core hands over an instruction
+        if (!in.empty()) wait(cycles(in.next_ready() - now));  // an instruction is on its way
+        else wait(wake.ev);  // idle: the clock stops until the sub-core hands over an instruction
         continue;
       }
       const bool can_out = out->can_push(now);

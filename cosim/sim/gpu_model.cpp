@@ -61,6 +61,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
     ls.sm = sm;
     auto lsu = std::make_unique<Lsu>(fmt::format("sm{}_lsu", sm).c_str(), ls, hash_, stats_);
     lsu->to_icnt = icnt_->from_sm[sm].get();
+    lsu->icnt = icnt_.get();
     icnt_->from_sm[sm]->bind(&icnt_->wake, &lsu->wake);
     for (uint32_t s = 0; s < per_sm; ++s) {
       ss.sm = sm;

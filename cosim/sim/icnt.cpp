@@ -5,11 +5,11 @@
 namespace arc::sim {
 
 Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
-    : sc_module(name), setup_(setup), eject_cycle_(setup.rops, 0), eject_count_(setup.rops, 0) {
+    : sc_module(name), setup_(setup), listed_(setup.sms, 0), eject_cycle_(setup.rops, 0), eject_count_(setup.rops, 0) {
   for (uint32_t i = 0; i < setup.sms; ++i) from_sm.push_back(std::make_unique<Link<Request>>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   SC_METHOD(step);
-  sensitive << wake;
+  sensitive << wake.ev;
   dont_initialize();
 }
 
@@ -17,9 +17,15 @@ void Icnt::step() {
   const Cycle now = now_cycle();
   const Cycle arrive_min = now + std::max<uint32_t>(setup_.latency, 1);
   Cycle next = kNever;
-  const uint32_t n = setup_.sms;
-  for (uint32_t k = 0; k < n; ++k) {
-    Link<Request>& in = *from_sm[(rr_ + k) % n];
+  // Visit the SMs with flits in round-robin order from rr_ (sorted, so the order never depends
+  // on which LSU ran first in a cycle).
+  std::sort(active_.begin(), active_.end());
+  const auto first = std::lower_bound(active_.begin(), active_.end(), rr_);
+  std::rotate(active_.begin(), first, active_.end());
+  size_t keep = 0;
+  for (size_t k = 0; k < active_.size(); ++k) {
+    const uint32_t sm = active_[k];
+    Link<Request>& in = *from_sm[sm];
     bool blocked = false;
     for (uint32_t f = 0; f < setup_.flits_per_cycle && in.ready(now); ++f) {
       const uint32_t rop = in.front().rop;
@@ -40,9 +46,12 @@ void Icnt::step() {
     }
     if (in.ready(now) && !blocked) next = std::min(next, now + 1);
     else if (!in.ready(now)) next = std::min(next, in.next_ready());
+    if (in.empty()) listed_[sm] = 0;
+    else active_[keep++] = sm;
   }
-  rr_ = (rr_ + 1) % n;
-  wake_at(wake, next);
+  active_.resize(keep);
+  rr_ = (rr_ + 1) % setup_.sms;
+  wake.at(next);
 }
 
 }  // namespace arc::sim

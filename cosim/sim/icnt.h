@@ -35,13 +35,22 @@ class Icnt : public sc_core::sc_module {
 
   std::vector<std::unique_ptr<Link<Request>>> from_sm;
   std::vector<Link<Request>*> to_rop;
-  sc_core::sc_event wake;
+  Wake wake;
+  // The LSU of `sm` calls this after pushing into from_sm[sm]: only SMs with flits are visited.
+  void pushed(uint32_t sm) {
+    if (!listed_[sm]) {
+      listed_[sm] = 1;
+      active_.push_back(sm);
+    }
+  }
 
  private:
   void step();
 
   IcntSetup setup_;
   uint32_t rr_ = 0;
+  std::vector<uint32_t> active_;  // SMs whose input may hold flits
+  std::vector<char> listed_;
   std::vector<Cycle> eject_cycle_;     // per ROP: the cycle of its latest delivery
   std::vector<uint32_t> eject_count_;  // deliveries scheduled in that cycle
 };

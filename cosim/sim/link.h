@@ -19,7 +19,7 @@ template <class T>
 class Link {
  public:
   explicit Link(size_t capacity = 1) : capacity_(capacity) {}
-  void bind(sc_core::sc_event* consumer_wake, sc_core::sc_event* producer_wake) {
+  void bind(Wake* consumer_wake, Wake* producer_wake) {
     consumer_wake_ = consumer_wake;
     producer_wake_ = producer_wake;
   }
@@ -33,7 +33,7 @@ class Link {
   void push(Cycle now, T x, Cycle delay = 1) {
     assert(delay >= 1 && can_push(now));
     q_.emplace_back(now + delay, std::move(x));
-    if (consumer_wake_) wake_at(*consumer_wake_, now + delay);
+    if (consumer_wake_) consumer_wake_->at(now + delay);
   }
 
   // Consumer side.
@@ -48,7 +48,7 @@ class Link {
       pops_now_ = 0;
     }
     ++pops_now_;
-    if (producer_wake_) wake_at(*producer_wake_, now + 1);
+    if (producer_wake_) producer_wake_->at(now + 1);
     return x;
   }
   // The cycle the front becomes visible (kNever when empty).
@@ -61,8 +61,8 @@ class Link {
   std::deque<std::pair<Cycle, T>> q_;
   Cycle pop_cycle_ = kNever;
   size_t pops_now_ = 0;
-  sc_core::sc_event* consumer_wake_ = nullptr;
-  sc_core::sc_event* producer_wake_ = nullptr;
+  Wake* consumer_wake_ = nullptr;
+  Wake* producer_wake_ = nullptr;
 };
 
 // A value written in cycle t that readers see from cycle t+1 (a register between modules).

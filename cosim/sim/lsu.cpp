@@ -1,5 +1,7 @@
 #include "lsu.h"
 
+#include "icnt.h"
+
 #include <algorithm>
 
 namespace arc::sim {
@@ -8,7 +10,7 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& has
     : sc_module(name), setup_(setup), hash_(hash), stats_(stats) {
   for (uint32_t i = 0; i < setup.ports; ++i) ports.push_back(std::make_unique<Link<Packet>>(1));
   SC_METHOD(step);
-  sensitive << wake;
+  sensitive << wake.ev;
   dont_initialize();
 }
 
@@ -30,6 +32,7 @@ void Lsu::step() {
     queue_.pop_front();
     r.rop = hash_(r.addr);
     to_icnt->push(now, r);
+    icnt->pushed(setup_.sm);
     ++stats_.requests_to_l2;
   }
   // 2. Admit at most one whole packet per port, round-robin.
@@ -60,7 +63,7 @@ void Lsu::step() {
       else if (queue_.empty()) next = std::min(next, now + 1);
     }
   }
-  wake_at(wake, next);
+  wake.at(next);
 }
 
 }  // namespace arc::sim

@@ -23,6 +23,8 @@
 
 namespace arc::sim {
 
+class Icnt;
+
 struct LsuSetup {
   uint32_t sm = 0;
   uint32_t ports = 4;
@@ -38,8 +40,9 @@ class Lsu : public sc_core::sc_module {
 
   std::vector<std::unique_ptr<Link<Packet>>> ports;  // one per sub-core
   Link<Request>* to_icnt = nullptr;
+  Icnt* icnt = nullptr;  // told which SM input holds flits
   Registered<bool> busy{false};
-  sc_core::sc_event wake;
+  Wake wake;
 
   void finish(Cycle end);  // closes the occupancy integral at the end of the run
 

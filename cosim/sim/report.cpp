@@ -64,7 +64,7 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
                                 in.sms, in.rop_units, in.clock_ghz, in.fidelity, in.trace_path);
   out += fmt::format("{:<22} {:>12} {:>8} {:>14} {:>7} {:>9} {:>6} {:>12} {:>11} {:>11} {:>8}\n", "mode", "cycles",
                      "speedup", "atomic stalls", "ROP %", "LSU mean", "max", "L2 requests", "core adds",
-                     "ROP adds", "wall s");
+                     "ROP adds", "cpu s");
   const RunResult* base = baseline_of(specs, runs);
   for (const RunResult& r : runs) {
     const Stats& s = r.stats;
@@ -75,7 +75,7 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
     out += fmt::format("{:<22} {:>12} {:>8} {:>14} {:>6.1f}% {:>9.2f} {:>6} {:>12} {:>11} {:>11} {:>8.2f}\n",
                        r.label, s.total_cycles, sp, s.atomic_stall_cycles,
                        100.0 * s.rop_utilization(in.rop_units, in.rop_ops_per_cycle), s.lsu_occupancy_mean(in.sms),
-                       s.lsu_occupancy_max, s.requests_to_l2, s.lane_adds_in_core, s.rop_ops, r.wall_seconds);
+                       s.lsu_occupancy_max, s.requests_to_l2, s.lane_adds_in_core, s.rop_ops, r.cpu_seconds);
   }
   return out;
 }

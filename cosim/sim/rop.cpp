@@ -19,7 +19,7 @@ RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& se
                  CommitLog& log, Stats& stats)
     : sc_module(name), unit_(unit), setup_(setup), image_(image), log_(log), stats_(stats) {
   SC_METHOD(step);
-  sensitive << wake;
+  sensitive << wake.ev;
   dont_initialize();
 }
 
@@ -49,9 +49,9 @@ void RopUnit::step() {
     ++stats_.rop_busy_unit_cycles;
     last_done_ = now + setup_.latency;
   }
-  if (retry != kNever) wake_at(wake, retry);
-  else if (in.ready(now)) wake_at(wake, now + 1);
-  else wake_at(wake, in.next_ready());
+  if (retry != kNever) wake.at(retry);
+  else if (in.ready(now)) wake.at(now + 1);
+  else wake.at(in.next_ready());
 }
 
 }  // namespace arc::sim

@@ -45,7 +45,7 @@ class RopUnit : public sc_core::sc_module {
           CommitLog& log, Stats& stats);
 
   Link<Request> in;
-  sc_core::sc_event wake;
+  Wake wake;
   Cycle last_done() const { return last_done_; }
 
  private:

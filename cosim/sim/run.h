@@ -19,7 +19,7 @@ struct RunResult {
   Stats stats;
   std::vector<uint32_t> image;                       // final gradient buffer
   std::vector<std::pair<uint32_t, uint32_t>> commits;  // (addr, value) in ROP commit order, if recorded
-  double wall_seconds = 0;
+  double cpu_seconds = 0;  // CPU time of the run (workload build + elaboration + simulation)
 };
 
 RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace);

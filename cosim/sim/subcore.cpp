@@ -7,7 +7,7 @@ namespace arc::sim {
 SubCore::SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work, Stats& stats)
     : sc_module(name), setup_(setup), work_(work), stats_(stats) {
   SC_METHOD(step);
-  sensitive << wake;  // runs at cycle 0 too (initialization), then only when woken
+  sensitive << wake.ev;  // runs at cycle 0 too (initialization), then only when woken
   admit_warps(0);
 }
 
@@ -103,7 +103,7 @@ void SubCore::step() {
   }
   if (cur_ >= 0) {
     if (now < cur_ready_) {
-      wake_at(wake, cur_ready_);
+      wake.at(cur_ready_);
       return;
     }
     if (!try_issue(now)) return;  // blocked: the LSU port / ARC unit wakes us when it takes work
@@ -111,7 +111,7 @@ void SubCore::step() {
   // Next time something can happen: the port frees next cycle; the earliest ready warp.
   Cycle next = kNever;
   for (const Warp& w : resident_) next = std::min(next, w.ready_at);
-  if (next != kNever) wake_at(wake, std::max(next, std::max(port_free_at_, now + 1)));
+  if (next != kNever) wake.at(std::max(next, std::max(port_free_at_, now + 1)));
 }
 
 }  // namespace arc::sim

@@ -44,7 +44,7 @@ class SubCore : public sc_core::sc_module {
 
   Link<InstrRef>* to_arc = nullptr;  // arc-hw
   Link<Packet>* to_lsu = nullptr;    // baseline, sw-s, sw-b
-  sc_core::sc_event wake;
+  Wake wake;
 
  private:
   struct Warp {
