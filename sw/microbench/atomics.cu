@@ -1,0 +1,357 @@
+// ARC microbenchmarks for the H100 (issue 9): float atomic throughput and latency at the L2,
+// and the cost of the warp collectives and ARC-SW sequences that replace per-lane atomics.
+// Writes CSV files into the folder given as argv[1] (see docs/calibration.md):
+//   clock.csv       SM clock under load (a clock64 spin timed with cudaEvents)
+//   throughput.csv  red/atom/atomicAdd throughput per address pattern, lane count, SM count
+//   latency.csv     dependent-chain latency (one warp): L2 load, atom per lane pattern
+//   prims.csv       __match_any_sync / __shfl_down_sync / arc::reduce cost, latency and
+//                   throughput (issue cycles per sub-core)
+// Atomics are issued through inline PTX (red.global.add.f32 / atom.global.add.f32) so the
+// compiler cannot aggregate a uniform-address warp itself; `atomicAdd` is measured too, as
+// the compiler emits it (scripts/gpu-microbench.sh records the SASS of both).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "arc/reduce.cuh"
+
+#define CK(x)                                                                              \
+  do {                                                                                     \
+    cudaError_t e_ = (x);                                                                  \
+    if (e_ != cudaSuccess) {                                                               \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+namespace {
+
+constexpr int kThreads = 1024;  // one block = 32 warps
+constexpr int kIters = 32;      // atomics per thread per launch (unrolled)
+
+enum Op : int { kRed = 0, kAtom = 1, kAtomicAdd = 2 };
+const char* op_name(int op) { return op == kRed ? "red" : op == kAtom ? "atom" : "atomicAdd"; }
+
+__device__ __forceinline__ void red_add(float* p, float v) {
+  asm volatile("red.global.add.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
+}
+__device__ __forceinline__ float atom_add(float* p, float v) {
+  float old;
+  asm volatile("atom.global.add.f32 %0, [%1], %2;" : "=f"(old) : "l"(p), "f"(v) : "memory");
+  return old;
+}
+
+// Address of a thread: warp w uses region (w % regions) of reg_stride floats; inside it lane l
+// uses slot (l % k) spaced lane_stride floats apart (1 = one 128 B line for k <= 32, 32 = one
+// line per slot). Lanes >= active are idle.
+struct Pattern {
+  int k, lane_stride, regions, reg_stride, active;
+  int reps = 4;  // outer repetitions of the kIters unrolled atomics
+};
+
+template <int OP>
+__global__ void __launch_bounds__(kThreads) tp_kernel(float* buf, Pattern pt, float* sink) {
+  const int lane = threadIdx.x & 31;
+  const long gw = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  if (lane >= pt.active) return;
+  float* p = buf + (gw % pt.regions) * pt.reg_stride + (lane % pt.k) * pt.lane_stride;
+  const float v = 1.0f + lane * 0.0f;
+  float acc = 0.0f;
+  for (int r = 0; r < pt.reps; ++r) {
+#pragma unroll
+    for (int i = 0; i < kIters; ++i) {
+      if constexpr (OP == kRed) red_add(p, v);
+      else if constexpr (OP == kAtom) acc += atom_add(p, v);
+      else atomicAdd(p, v);
+    }
+  }
+  if (OP == kAtom && acc == -1.0f) sink[0] = acc;  // keeps the results live
+}
+
+__global__ void spin_kernel(long long cycles, long long* out) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < cycles) {
+  }
+  if (threadIdx.x == 0 && blockIdx.x == 0) *out = clock64() - t0;
+}
+
+// ---- latency: one warp, a dependent chain of n operations --------------------------------
+// mode 0: ld.global.cg chain (L2 hit); mode 1: atom chain, lanes [0,active) at
+// base + (lane % k) * lane_stride. The next address depends on the returned value via `zero`.
+__global__ void lat_kernel(float* buf, int mode, int n, int k, int lane_stride, int active, unsigned zero,
+                           long long* cycles, float* sink) {
+  const int lane = threadIdx.x & 31;
+  if (lane >= active) return;
+  float* p = buf + (lane % k) * lane_stride;
+  float acc = 0.0f;
+  unsigned dep = 0;
+  // warm: bring the lines into L2
+  if (mode == 0) {
+    float x;
+    asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(x) : "l"(p));
+    acc += x;
+  } else {
+    acc += atom_add(p, 1.0f);
+  }
+  __syncwarp(__activemask());
+  const long long t0 = clock64();
+  for (int i = 0; i < n; ++i) {
+    float x;
+    if (mode == 0) asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(x) : "l"(p + dep));
+    else x = atom_add(p + dep, 1.0f);
+    dep = __float_as_uint(x) & zero;
+    acc += x;
+  }
+  const long long t1 = clock64();
+  if (lane == 0) *cycles = t1 - t0;
+  if (acc == -1.0f) sink[0] = acc;
+}
+
+// ---- warp primitives and ARC-SW sequences -------------------------------------------------
+// kind 0: __match_any_sync chain; 1: __shfl_down_sync chain; 2..: arc::reduce<M, 1> per call
+// (warp-private addresses; `groups` lanes-per-primitive pattern). Each warp runs n steps and
+// its lane 0 adds its clock64 cycles to out[0] (cycles) and its count to out[1].
+template <int KIND>
+__global__ void prim_kernel(float* grad, int n, int groups, int threshold, unsigned zero,
+                            unsigned long long* out, float* sink) {
+  const int lane = threadIdx.x & 31;
+  const long gw = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  unsigned x = lane;
+  float f = 1.0f + lane;
+  arc::NoTrace rec;
+  __syncwarp();
+  const long long t0 = clock64();
+  for (int i = 0; i < n; ++i) {
+    if constexpr (KIND == 0) {
+      x = __match_any_sync(0xffffffffu, (x & zero) + lane / groups);
+    } else if constexpr (KIND == 1) {
+      f = __shfl_down_sync(0xffffffffu, f, 1) + 1.0f;
+    } else {
+      constexpr arc::Method M = KIND == 2 ? arc::Method::Baseline
+                                : KIND == 3 ? arc::Method::SwS
+                                : KIND == 4 ? arc::Method::SwB
+                                            : arc::Method::Adaptive;
+      // primitive of this lane: one of 32/groups per warp, rotating over 4 line-sized slots
+      const int prim = static_cast<int>(gw * 128 + (i & 3) * 32 + lane / groups);
+      const float val[1] = {f};
+      arc::reduce<M, 1>(true, prim, grad, 1, val, threshold, rec);
+      f += 1.0f;
+    }
+  }
+  const long long t1 = clock64();
+  if (lane == 0) {
+    atomicAdd(&out[0], static_cast<unsigned long long>(t1 - t0));
+    atomicAdd(&out[1], 1ull);
+  }
+  if (x == 0xdeadbeefu || f == -1.0f) sink[0] = f + x;
+}
+
+struct Timer {
+  cudaEvent_t a, b;
+  Timer() { CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b)); }
+  ~Timer() { cudaEventDestroy(a); cudaEventDestroy(b); }
+};
+
+template <class F>
+void time_median(F launch, int warm, int reps, double& med, double& mn, double& mx) {
+  Timer t;
+  for (int i = 0; i < warm; ++i) launch();
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    CK(cudaEventRecord(t.a));
+    launch();
+    CK(cudaEventRecord(t.b));
+    CK(cudaEventSynchronize(t.b));
+    CK(cudaGetLastError());
+    float m = 0;
+    CK(cudaEventElapsedTime(&m, t.a, t.b));
+    ms.push_back(m);
+  }
+  std::sort(ms.begin(), ms.end());
+  med = ms[ms.size() / 2];
+  mn = ms.front();
+  mx = ms.back();
+}
+
+FILE* open_csv(const std::string& dir, const char* name, const char* header) {
+  FILE* f = std::fopen((dir + "/" + name).c_str(), "w");
+  if (!f) { std::perror(name); std::exit(1); }
+  std::fprintf(f, "%s\n", header);
+  return f;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string dir = argc > 1 ? argv[1] : ".";
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  const int nsm = prop.multiProcessorCount;
+  std::printf("device %s, %d SMs, L2 %d MB, cc %d.%d\n", prop.name, nsm, prop.l2CacheSize >> 20, prop.major,
+              prop.minor);
+
+  float* buf = nullptr;
+  float* sink = nullptr;
+  long long* dcyc = nullptr;
+  unsigned long long* dacc = nullptr;
+  const size_t buf_floats = size_t(64) << 20;  // 256 MB
+  CK(cudaMalloc(&buf, buf_floats * sizeof(float)));
+  CK(cudaMalloc(&sink, 64));
+  CK(cudaMalloc(&dcyc, 64));
+  CK(cudaMalloc(&dacc, 64));
+  CK(cudaMemset(buf, 0, buf_floats * sizeof(float)));
+
+  // ---- clock under load ----
+  FILE* fc = open_csv(dir, "clock.csv", "when,spin_cycles,ms,mhz");
+  auto measure_clock = [&](const char* when) {
+    const long long cyc = 40'000'000;
+    double med, mn, mx;
+    time_median([&] { spin_kernel<<<nsm, 128>>>(cyc, dcyc); }, 2, 5, med, mn, mx);
+    const double mhz = cyc / (med * 1e3);
+    std::fprintf(fc, "%s,%lld,%.5f,%.1f\n", when, cyc, med, mhz);
+    std::printf("clock %s: %.1f MHz\n", when, mhz);
+    return mhz;
+  };
+  const double mhz0 = measure_clock("start");
+
+  // ---- throughput ----
+  // Dynamic shared memory only pins blocks per SM: 150 KB -> 1 block/SM, 80 KB -> 2 blocks/SM.
+  {
+    const int smem_max = 150 * 1024;
+    CK(cudaFuncSetAttribute(tp_kernel<kRed>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+    CK(cudaFuncSetAttribute(tp_kernel<kAtom>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+    CK(cudaFuncSetAttribute(tp_kernel<kAtomicAdd>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+  }
+  FILE* ft = open_csv(dir, "throughput.csv",
+                      "sweep,op,k,lane_stride,regions,reg_stride,active,reps,sms,blocks_per_sm,warps,ms_med,ms_min,"
+                      "ms_max,clock_mhz,warp_instr,lane_ops,warp_instr_per_clk,lane_ops_per_clk");
+  auto tp = [&](const char* sweep, int op, Pattern pt, int sms, int bps) {
+    const int blocks = sms * bps;
+    pt.reps = std::max(4, 4 * 2 * nsm / blocks);  // about the same work at every SM count
+    const int smem = bps == 1 ? 150 * 1024 : 80 * 1024;
+    const long warps = long(blocks) * (kThreads / 32);
+    if (pt.regions <= 0 || pt.regions > warps) pt.regions = static_cast<int>(warps);
+    const long need = long(pt.regions) * pt.reg_stride + 32L * pt.lane_stride;
+    if (need > long(buf_floats)) { std::fprintf(stderr, "pattern too large\n"); std::exit(1); }
+    double med, mn, mx;
+    time_median(
+        [&] {
+          if (op == kRed) tp_kernel<kRed><<<blocks, kThreads, smem>>>(buf, pt, sink);
+          else if (op == kAtom) tp_kernel<kAtom><<<blocks, kThreads, smem>>>(buf, pt, sink);
+          else tp_kernel<kAtomicAdd><<<blocks, kThreads, smem>>>(buf, pt, sink);
+        },
+        2, 7, med, mn, mx);
+    const double instr = double(warps) * kIters * pt.reps;
+    const double lanes = instr * pt.active;
+    const double clk = med * 1e-3 * mhz0 * 1e6;
+    std::fprintf(ft, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%ld,%.5f,%.5f,%.5f,%.1f,%.0f,%.0f,%.4f,%.4f\n", sweep, op_name(op),
+                 pt.k, pt.lane_stride, pt.regions, pt.reg_stride, pt.active, pt.reps, sms, bps, warps, med, mn, mx, mhz0,
+                 instr, lanes, instr / clk, lanes / clk);
+  };
+  // 1. k distinct addresses per warp (warps disjoint), lanes in one line or one line each.
+  for (int op : {kRed, kAtom, kAtomicAdd})
+    for (int ls : {1, 32})
+      for (int k : {1, 2, 4, 8, 16, 32}) tp("k_per_warp", op, {k, ls, 0, 32 * 32, 32}, nsm, 2);
+  // 2. global hotspot: every warp of the chip on the same k addresses.
+  for (int op : {kRed, kAtom})
+    for (int k : {1, 32}) tp("hotspot", op, {k, 1, 1, 0, 32}, nsm, 2);
+  // 3. active lanes, warp-uniform address and fully distinct lines.
+  for (int op : {kRed, kAtom})
+    for (int a : {1, 2, 4, 8, 16, 24, 32}) {
+      tp("active_same", op, {1, 1, 0, 32 * 32, a}, nsm, 2);
+      tp("active_distinct", op, {32, 32, 0, 32 * 32, a}, nsm, 2);
+    }
+  // 4. SMs in use (one block of 32 warps per SM).
+  for (int op : {kRed, kAtom})
+    for (int s : {1, 2, 4, 8, 16, 33, 66, 99, 132}) {
+      if (s > nsm) continue;
+      tp("sms_distinct", op, {32, 32, 0, 32 * 32, 32}, s, 1);
+      tp("sms_same", op, {1, 1, 0, 32 * 32, 32}, s, 1);
+      tp("sms_coalesced", op, {32, 1, 0, 32, 32}, s, 1);
+    }
+  // 5. address spread: all warps share R regions (128 B apart); the hash spreads them over slices.
+  for (int op : {kRed})
+    for (int r : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096}) {
+      tp("spread_same", op, {1, 1, r, 32, 32}, nsm, 2);
+      tp("spread_coalesced", op, {32, 1, r, 32, 32}, nsm, 2);
+    }
+
+  // ---- latency ----
+  FILE* fl = open_csv(dir, "latency.csv", "test,k,lane_stride,active,n,cycles,cycles_per_op");
+  auto lat = [&](const char* test, int mode, int k, int ls, int active) {
+    const int n = 2000;
+    long long cyc[2];
+    for (int r = 0; r < 2; ++r) {  // second run is the one kept (first warms code and TLB)
+      lat_kernel<<<1, 32>>>(buf + (size_t(1) << 20), mode, n, k, ls, active, 0u, dcyc, sink);
+      CK(cudaGetLastError());
+      CK(cudaMemcpy(&cyc[r], dcyc, 8, cudaMemcpyDeviceToHost));
+    }
+    std::fprintf(fl, "%s,%d,%d,%d,%d,%lld,%.2f\n", test, k, ls, active, n, cyc[1], double(cyc[1]) / n);
+  };
+  lat("ld_cg_l2", 0, 1, 1, 1);
+  for (int a : {1, 2, 4, 8, 16, 32}) lat("atom_same", 1, 1, 1, a);
+  for (int a : {2, 4, 8, 16, 32}) lat("atom_line", 1, 32, 1, a);
+  for (int a : {2, 4, 8, 16, 32}) lat("atom_lines", 1, 32, 32, a);
+
+  // ---- primitives and ARC-SW sequences ----
+  FILE* fp = open_csv(dir, "prims.csv", "kind,groups,threshold,mode,warps,n,cycles_per_step_per_warp,"
+                      "ms_med,clock_mhz,issue_cycles_per_step_per_subcore");
+  auto prim = [&](const char* kind_name, int kind, int groups, int thr) {
+    for (int mode = 0; mode < 2; ++mode) {  // 0: one warp (latency); 1: 64 warps on every SM
+      const int blocks = mode == 0 ? 1 : nsm * 2;
+      const int threads = mode == 0 ? 32 : kThreads;
+      const int n = 256;
+      auto launch = [&] {
+        switch (kind) {
+          case 0: prim_kernel<0><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
+          case 1: prim_kernel<1><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
+          case 2: prim_kernel<2><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
+          case 3: prim_kernel<3><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
+          case 4: prim_kernel<4><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
+          default: prim_kernel<5><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
+        }
+      };
+      double med, mn, mx;
+      time_median(launch, 2, 7, med, mn, mx);
+      CK(cudaMemset(dacc, 0, 16));
+      launch();
+      CK(cudaGetLastError());
+      unsigned long long h[2];
+      CK(cudaMemcpy(h, dacc, 16, cudaMemcpyDeviceToHost));
+      const double warps = double(blocks) * threads / 32;
+      const double per_warp = double(h[0]) / double(h[1]) / n;
+      // issue cycles per step per sub-core: wall cycles x sub-cores / steps per SM
+      const double wall = med * 1e-3 * mhz0 * 1e6;
+      const double steps_per_sm = warps * n / (mode == 0 ? 1 : nsm);
+      const double issue = wall * (mode == 0 ? 1 : 4) / steps_per_sm;
+      std::fprintf(fp, "%s,%d,%d,%s,%.0f,%d,%.2f,%.5f,%.1f,%.3f\n", kind_name, groups, thr,
+                   mode == 0 ? "one_warp" : "full_chip", warps, n, per_warp, med, mhz0, issue);
+    }
+  };
+  prim("match_any", 0, 1, 0);
+  prim("match_any", 0, 32, 0);
+  prim("shfl_down", 1, 1, 0);
+  for (int g : {1, 2, 8, 32}) {
+    prim("reduce_baseline", 2, g, 1);
+    prim("reduce_sws", 3, g, 1);
+    prim("reduce_adaptive", 5, g, 1);
+  }
+  prim("reduce_swb", 4, 32, 1);
+  prim("reduce_swb", 4, 1, 1);   // not uniform: eligibility check, then per-lane atomics
+  prim("reduce_sws", 3, 32, 33); // threshold above the warp: match + ballot, no sum
+
+  measure_clock("end");
+  std::fclose(fc);
+  std::fclose(ft);
+  std::fclose(fl);
+  std::fclose(fp);
+  CK(cudaFree(buf));
+  std::printf("done\n");
+  return 0;
+}
