@@ -51,6 +51,15 @@ TEST(TraceCli, GenThenInfoJson) {
   EXPECT_GT(j["bytes_per_lane_update"].get<double>(), 0.0);
 }
 
+TEST(TraceCli, InfoPlotWritesPng) {
+  const std::string path = small_trace("plot"), png = tmp_path("plot.png");
+  const CmdResult r = arcsim("trace info " + path + " --plot " + png);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto b = read_bytes(png);
+  ASSERT_GT(b.size(), 1000u);
+  EXPECT_EQ(std::string(b.begin() + 1, b.begin() + 4), "PNG");
+}
+
 TEST(TraceCli, MissingFile) { expect_one_line_error(arcsim("trace info /nonexistent.trace"), "cannot open trace"); }
 
 TEST(TraceCli, Truncated) {

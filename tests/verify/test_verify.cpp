@@ -76,6 +76,27 @@ TEST(Verify, MillionInstructionTraceHasNoMismatches) {
   std::filesystem::remove(path);
 }
 
+// The real-GPU fixture (3DGS backward pass, SW-S, H100, captured by sw/): every GPU partial
+// sum equals the RTL's bit for bit; the final buffer is only compared (atomic order).
+TEST(Verify, RealH100TraceMatchesTheRtl) {
+  const std::string path = std::string(ARCSIM_TEST_DATA) + "/gs-sws-h100.arctrace";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no fixture " << path;
+  VerifyOptions o;
+  o.trace_path = path;
+  const VerifyResult r = verify_trace(o);
+  std::printf("H100 trace: %llu instructions, %llu GPU partial sums checked, rtl_vs_golden %llu, rtl_vs_gpu %llu; "
+              "final buffer %llu/%llu words exact, max %llu ULP\n",
+              static_cast<unsigned long long>(r.instructions), static_cast<unsigned long long>(r.gpu_sums_checked),
+              static_cast<unsigned long long>(r.rtl_vs_golden_mismatches),
+              static_cast<unsigned long long>(r.rtl_vs_gpu_mismatches),
+              static_cast<unsigned long long>(r.method_image.exact), static_cast<unsigned long long>(r.method_image.words),
+              static_cast<unsigned long long>(r.method_image.max_ulp));
+  EXPECT_GT(r.gpu_sums_checked, 1000u);
+  EXPECT_EQ(r.rtl_vs_golden_mismatches, 0u);
+  EXPECT_EQ(r.rtl_vs_gpu_mismatches, 0u);
+  EXPECT_TRUE(r.image_checked);
+}
+
 TEST(Verify, EverySchedulerModeMatchesGolden) {
   tracegen::GenConfig c;
   c.instructions = 20000;
