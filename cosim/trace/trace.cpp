@@ -272,8 +272,10 @@ Reader::Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
   std::setvbuf(m.f.get(), nullptr, _IOFBF, 1 << 20);
   uint8_t pre[detail::kPreambleBytes];
   const size_t got = m.read(pre, sizeof pre);
+  if (got == 0 && std::ferror(m.f.get())) throw Error("cannot read trace '" + path + "': " + std::strerror(errno));
+  if (got == 0) throw Error(path + ": not an ARCsim trace (empty file)");
   const size_t magic_seen = std::min<size_t>(got, 8);
-  if (std::memcmp(pre, detail::kMagic, magic_seen) != 0 || got == 0)
+  if (std::memcmp(pre, detail::kMagic, magic_seen) != 0)
     throw Error(path + ": not an ARCsim trace (wrong magic; expected \"ARCTRACE\")");
   if (got < sizeof pre) m.truncated("the file header is cut off");
   const uint16_t version = detail::get_u16(pre + 8);
