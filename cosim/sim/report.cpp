@@ -66,6 +66,8 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
                      "speedup", "atomic stalls", "ROP %", "LSU mean", "max", "L2 requests", "core adds",
                      "ROP adds", "cpu s");
   const RunResult* base = baseline_of(specs, runs);
+  bool sw = false;
+  for (const RunSpec& s : specs) sw |= s.mode == Mode::SwS || s.mode == Mode::SwB;
   for (const RunResult& r : runs) {
     const Stats& s = r.stats;
     const std::string sp = base && s.total_cycles
@@ -77,6 +79,9 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
                        100.0 * s.rop_utilization(in.rop_units, in.rop_ops_per_cycle), s.lsu_occupancy_mean(in.sms),
                        s.lsu_occupancy_max, s.requests_to_l2, s.lane_adds_in_core, s.rop_ops, r.cpu_seconds);
   }
+  if (sw && in.sw_overhead == 0)
+    out += "note: sw_overhead = 0 in this config (placeholder until measured from the ARC-SW kernels' SASS): "
+           "sw-s/sw-b are charged no reduction instructions; try --set sw_overhead=N\n";
   return out;
 }
 
