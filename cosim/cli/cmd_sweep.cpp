@@ -1,0 +1,174 @@
+// arcsim sweep: design-space sweeps (docs/sweep.md). A TOML spec names axes, traces and
+// metrics; every point is one child `arcsim sim` run, here in parallel (--backend local) or
+// as one Slurm job array (--backend slurm); `merge` gathers the points into one table.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "error.h"
+#include "gpu_config.h"
+#include "merge.h"
+#include "params.h"
+#include "results.h"
+#include "slurm.h"
+#include "spec.h"
+#include "subcommand.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Options {
+  std::string spec, backend = "local", out, arcsim;
+  unsigned jobs = 0;
+  bool no_wait = false;
+  double poll = 2.0;
+  std::string partition, account, time;
+  std::vector<std::string> sbatch_args;
+  // run-point / merge
+  std::string dir;
+  size_t index = 0;
+  std::vector<std::string> plots;
+};
+
+// The spec is checked by the same functions `arcsim sim` uses on its flags.
+arc::sweep::Catalog catalog() {
+  arc::sweep::Catalog c;
+  for (const auto& p : arc::config::gpu_params()) c.set_keys.push_back(p.key);
+  for (const auto& k : arc::sim::sim_params()) c.set_keys.push_back(k.key);
+  c.check = [](const std::string& key, const std::string& value) {
+    if (key == "gpu") (void)arc::config::load_gpu(value);
+    else if (key == "mode") (void)arc::sim::mode_from_name(value);
+    else if (key == "sched") (void)arc::sim::sched_from_name(value);
+    else if (key == "fidelity") (void)arc::sim::fidelity_from_name(value);
+    else if (key == "threshold") {
+      if (std::stoll(value) < 0 || std::stoll(value) > 1'000'000)
+        throw arc::Error(fmt::format("threshold {} is outside [0, 1000000]", value));
+    } else {
+      static const arc::config::GpuConfig any = arc::config::load_gpu(arc::config::available_gpus().at(0));
+      arc::sim::RunSpec s;
+      s.gpu = any;
+      arc::sim::apply_set(s, key + "=" + value);
+    }
+  };
+  return c;
+}
+
+std::string absolute_dir(const std::string& d) { return fs::absolute(d).lexically_normal().string(); }
+
+void print_merge(const std::string& dir, const std::vector<std::string>& plots) {
+  const auto m = arc::sweep::merge(dir, plots);
+  fmt::print("merged: {} ok, {} failed, {} pending -> {}, {}\n", m.ok, m.failed, m.pending, m.csv_path,
+             m.json_path);
+  for (const auto& p : m.plots) fmt::print("plot: {}\n", p);
+  if (m.failed || m.pending) arc::cli::exit_code() = 1;
+}
+
+void run_sweep(const Options& o) {
+  if (o.spec.empty()) throw arc::Error("sweep: give a spec file (arcsim sweep SPEC), or run-point / merge");
+  const arc::sweep::Spec spec = arc::sweep::load_spec(o.spec, catalog());
+  const std::string dir = absolute_dir(o.out.empty() ? "sweep-" + spec.name : o.out);
+  const std::string exe = arc::sweep::self_exe();
+  const auto t0 = std::chrono::steady_clock::now();
+  const arc::sweep::Plan plan = arc::sweep::prepare(dir, spec, exe);
+  const bool bar = ::isatty(2);
+  auto secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  if (o.backend == "local") {
+    const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    const auto s = arc::sweep::run_local(dir, plan, exe, jobs, bar);
+    fmt::print("sweep {}: {} points ({} done before, {} run, {} failed), local -j{}, {:.1f} s, in {}\n", plan.name,
+               s.total, s.skipped, s.ran, s.failed, jobs, secs(), dir);
+    print_merge(dir, {});
+    if (s.failed) arc::cli::exit_code() = 1;
+    return;
+  }
+  arc::sweep::SlurmOptions so;
+  so.exe = o.arcsim.empty() ? exe : o.arcsim;
+  so.partition = o.partition;
+  so.account = o.account;
+  so.time = o.time;
+  so.sbatch_args = o.sbatch_args;
+  so.max_parallel = o.jobs;
+  so.wait = !o.no_wait;
+  so.poll_seconds = o.poll;
+  so.progress = bar;
+  const auto s = arc::sweep::run_slurm(dir, plan, so);
+  if (s.submitted == 0) {
+    fmt::print("sweep {}: all {} points done before; nothing submitted, in {}\n", plan.name, s.total, dir);
+  } else if (o.no_wait) {
+    fmt::print("sweep {}: submitted Slurm job array {} ({} tasks, {} points done before); collect with: arcsim "
+               "sweep merge {}\n",
+               plan.name, s.job_id, s.submitted, s.skipped, dir);
+    return;
+  } else {
+    fmt::print("sweep {}: {} points ({} done before, {} run as Slurm job array {}, {} failed), {:.1f} s, in {}\n",
+               plan.name, s.total, s.skipped, s.submitted, s.job_id, s.failed, secs(), dir);
+  }
+  print_merge(dir, {});
+  if (s.failed) arc::cli::exit_code() = 1;
+}
+
+void run_point(const Options& o) {
+  const std::string dir = absolute_dir(o.dir);
+  const arc::sweep::Plan plan = arc::sweep::read_plan(dir);
+  if (o.index >= plan.points.size())
+    throw arc::Error(fmt::format("run-point: index {} out of range (the plan has {} points)", o.index,
+                                 plan.points.size()));
+  const arc::sweep::Point& p = plan.points[o.index];
+  if (arc::sweep::state_of(dir, p.id) == arc::sweep::State::Done) {
+    std::cerr << fmt::format("point {} ({}): done before\n", o.index, p.id);
+    return;
+  }
+  const bool ok = arc::sweep::run_point(dir, p, arc::sweep::self_exe());
+  std::cerr << fmt::format("point {} ({}): {}\n", o.index, p.id,
+                           ok ? "ok" : "failed, see " + arc::sweep::error_path(dir, p.id));
+  if (!ok) arc::cli::exit_code() = 1;
+}
+
+void setup(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  auto* sub = app.add_subcommand(
+      "sweep",
+      "Run a design-space sweep from a TOML spec (axes x traces, docs/sweep.md): every point is one 'arcsim sim', "
+      "run in parallel here (--backend local) or as one Slurm job array (--backend slurm); results land atomically "
+      "in DIR/points/, finished points are skipped on re-runs, and DIR/results.csv|json hold the merged table.");
+  sub->add_option("spec", o->spec, "sweep spec (TOML)");
+  sub->add_option("--backend", o->backend, "local or slurm")
+      ->check(CLI::IsMember({"local", "slurm"}))
+      ->capture_default_str();
+  sub->add_option("-j,--jobs", o->jobs,
+                  "local: points run at once (default: all cores); slurm: array tasks at once (%N, default: no limit)");
+  sub->add_option("--out", o->out, "results folder (default: ./sweep-<name>)");
+  sub->add_flag("--no-wait", o->no_wait, "slurm: return once the job array is submitted");
+  sub->add_option("--partition", o->partition, "slurm: sbatch --partition");
+  sub->add_option("--account", o->account, "slurm: sbatch --account");
+  sub->add_option("--time", o->time, "slurm: sbatch --time, per array task (e.g. 00:30:00)");
+  sub->add_option("--sbatch-arg", o->sbatch_args, "slurm: one more sbatch argument, verbatim (repeatable; write "
+                                                  "--sbatch-arg=--qos=long)");
+  sub->add_option("--poll", o->poll, "slurm: seconds between squeue polls")->capture_default_str();
+  sub->add_option("--arcsim", o->arcsim, "slurm: arcsim executable as the compute nodes see it (default: this one)");
+
+  auto* rp = sub->add_subcommand("run-point", "Run point INDEX of DIR/plan.json (what each Slurm array task does).");
+  rp->add_option("dir", o->dir, "results folder")->required();
+  rp->add_option("index", o->index, "point index in DIR/plan.json")->required();
+  rp->callback([o] { run_point(*o); });
+
+  auto* mg = sub->add_subcommand("merge", "Merge DIR/points into DIR/results.csv and DIR/results.json (+ plots).");
+  mg->add_option("dir", o->dir, "results folder")->required();
+  mg->add_option("--plot", o->plots, "X:Y[:GROUP]: PNG of metric Y against axis X, one line per GROUP value "
+                                     "(repeatable)");
+  mg->callback([o] { print_merge(absolute_dir(o->dir), o->plots); });
+
+  sub->callback([o, sub] {
+    if (sub->get_subcommands().empty()) run_sweep(*o);
+  });
+}
+
+ARCSIM_SUBCOMMAND(70, setup);
+
+}  // namespace
