@@ -56,6 +56,14 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info,
   h.metadata = info.meta;
   h.metadata.emplace_back("arc_method", info.method);
   h.metadata.emplace_back("gap_source", "clock64");
+  if (info.method == "swb" || info.method == "cub")
+    h.metadata.emplace_back("reduce_order", "butterfly shfl_down 16,8,4,2,1, inactive lanes add +0");
+  else if (info.method == "adaptive")
+    h.metadata.emplace_back("reduce_order",
+                            "per instruction: serial ascending lanes, except uniform full warps reduced by "
+                            "butterfly shfl_down 16,8,4,2,1 (inactive lanes add +0)");
+  else if (info.method == "sws")
+    h.metadata.emplace_back("reduce_order", "serial ascending lanes from the leader");
   arc::trace::Writer w(path, h);
   for (const DevInstr& d : recs) w.write(to_instr(d));
   std::vector<uint32_t> words(final_buffer.size());
