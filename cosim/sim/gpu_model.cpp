@@ -24,6 +24,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   rs.ops_per_cycle = static_cast<uint32_t>(g.rop_ops_per_cycle);
   rs.latency = static_cast<uint32_t>(g.rop_latency);
   rs.same_addr_interval = static_cast<uint32_t>(spec.knobs.rop_same_addr_interval);
+  rs.window = static_cast<uint32_t>(spec.knobs.rop_window);
   for (int64_t r = 0; r < g.rop_units; ++r)
     rops_.push_back(std::make_unique<RopUnit>(fmt::format("rop{}", r).c_str(), static_cast<uint32_t>(r), rs, image_, log_, stats_));
 
@@ -36,7 +37,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   is.input_depth = std::max<uint32_t>(is.flits_per_cycle, static_cast<uint32_t>(g.lsu_issue_per_cycle));
   icnt_ = std::make_unique<Icnt>("icnt", is);
   for (size_t r = 0; r < rops_.size(); ++r) {
-    rops_[r]->in.set_capacity(static_cast<size_t>(spec.knobs.rop_queue_depth));
+    rops_[r]->in.set_capacity(static_cast<size_t>(rop_queue_depth(spec)));
     rops_[r]->in.bind(&rops_[r]->wake, &icnt_->wake);
     icnt_->to_rop[r] = &rops_[r]->in;
   }

@@ -39,16 +39,22 @@ class Link {
   // Consumer side.
   bool ready(Cycle now) const { return !q_.empty() && q_.front().first <= now; }
   const T& front() const { return q_.front().second; }
+  T& front_mut() { return q_.front().second; }  // consumer only, for a partly taken item
   T pop(Cycle now) {
     assert(ready(now));
     T x = std::move(q_.front().second);
     q_.pop_front();
-    if (pop_cycle_ != now) {
-      pop_cycle_ = now;
-      pops_now_ = 0;
-    }
-    ++pops_now_;
-    if (producer_wake_) producer_wake_->at(now + 1);
+    note_pop(now);
+    return x;
+  }
+  // Consumer look-ahead: item i (0 = front) and taking it out of order.
+  bool ready_at(Cycle now, size_t i) const { return i < q_.size() && q_[i].first <= now; }
+  const T& item(size_t i) const { return q_[i].second; }
+  T pop_at(Cycle now, size_t i) {
+    if (i == 0) return pop(now);
+    T x = std::move(q_[i].second);
+    q_.erase(q_.begin() + static_cast<std::ptrdiff_t>(i));
+    note_pop(now);
     return x;
   }
   // The cycle the front becomes visible (kNever when empty).
@@ -57,6 +63,15 @@ class Link {
   size_t size() const { return q_.size(); }
 
  private:
+  void note_pop(Cycle now) {
+    if (pop_cycle_ != now) {
+      pop_cycle_ = now;
+      pops_now_ = 0;
+    }
+    ++pops_now_;
+    if (producer_wake_) producer_wake_->at(now + 1);
+  }
+
   size_t capacity_;
   std::deque<std::pair<Cycle, T>> q_;
   Cycle pop_cycle_ = kNever;

@@ -9,6 +9,7 @@ namespace arc::sim {
 Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& hash, Stats& stats)
     : sc_module(name), setup_(setup), hash_(hash), stats_(stats) {
   for (uint32_t i = 0; i < setup.ports; ++i) ports.push_back(std::make_unique<Link<Packet>>(1));
+  taken_.assign(setup.ports, 0);
   SC_METHOD(step);
   sensitive << wake.ev;
   dont_initialize();
@@ -41,12 +42,22 @@ void Lsu::step() {
     const uint32_t p = (rr_ + k) % n;
     Link<Packet>& port = *ports[p];
     if (!port.ready(now)) continue;
-    if (port.front().size() > setup_.depth - queue_.size()) {
+    const size_t room = setup_.depth - queue_.size();
+    if (room == 0) {
       ++stats_.lsu_full_rejects;
       continue;
     }
-    Packet pk = port.pop(now);
-    queue_.insert(queue_.end(), pk.begin(), pk.end());
+    Packet& pk = port.front_mut();
+    const size_t take = std::min(room, pk.size() - taken_[p]);
+    queue_.insert(queue_.end(), pk.begin() + static_cast<std::ptrdiff_t>(taken_[p]),
+                  pk.begin() + static_cast<std::ptrdiff_t>(taken_[p] + take));
+    taken_[p] += take;
+    if (taken_[p] == pk.size()) {
+      port.pop(now);
+      taken_[p] = 0;
+    } else {
+      ++stats_.lsu_full_rejects;  // the rest waits in the port: the issuing sub-core stalls
+    }
     rr_ = (p + 1) % n;
   }
   stats_.lsu_occupancy_max = std::max<uint64_t>(stats_.lsu_occupancy_max, queue_.size());

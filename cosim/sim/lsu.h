@@ -1,8 +1,7 @@
 // Lsu: the per-SM MIO/LSU queue between the sub-cores (or their ARC units) and the crossbar.
-//  - `ports[s]`: one packet slot per sub-core. Each cycle the LSU moves at most one packet
-//    per port, round-robin from the port after the last one served, into its queue, and only
-//    whole: a packet needs as many free entries as it has requests (a warp's per-lane atomics
-//    enter together, as one instruction's requests do).
+//  - `ports[s]`: one packet slot per sub-core. Each cycle the LSU serves the ports round-robin
+//    from the one after the last served, moving as many of a packet's requests as the queue has
+//    room for; a packet leaves its port (freeing the sub-core) when all its requests are in.
 //  - Queue: lsu_queue_depth entries (requests). Each cycle it forwards up to
 //    lsu_issue_per_cycle requests, in order, into the crossbar input of this SM (the address
 //    hash picks each request's ROP unit here).
@@ -55,6 +54,7 @@ class Lsu : public sc_core::sc_module {
   Stats& stats_;
   std::deque<Request> queue_;
   uint32_t rr_ = 0;
+  std::vector<size_t> taken_;  // per port: requests of its front packet already queued
   Cycle occ_since_ = 0;  // occupancy integral is closed up to here
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "error.h"
@@ -42,8 +43,14 @@ golden::SchedMode sched_from_name(const std::string& s) {
 const std::vector<KnobSpec>& sim_params() {
   using K = ModelKnobs;
   static const std::vector<KnobSpec> table = {
-      {"rop_queue_depth", "requests", "input buffer of each ROP unit (crossbar credits)", 1, 1 << 20,
-       &K::rop_queue_depth},
+      {"rop_queue_depth", "requests",
+       "input buffer of each ROP unit (crossbar credits); 0 = auto: max(64, 2 x (icnt_latency + 1) x "
+       "icnt_eject_per_cycle), enough credits to cover the crossbar round trip",
+       0, 1 << 20, &K::rop_queue_depth},
+      {"rop_window", "requests",
+       "how deep into its input queue a ROP unit looks for an op it may start (1 = strictly in order; "
+       "an op never passes an older op on its own address)",
+       1, 4096, &K::rop_window},
       {"icnt_eject_per_cycle", "flits/cycle", "flits a crossbar output port delivers to its ROP unit per cycle", 1,
        64, &K::icnt_eject_per_cycle},
       {"rop_same_addr_interval", "cycles", "minimum cycles between two atomics starting on one address", 1, 100000,
@@ -78,15 +85,17 @@ bool apply_knob(ModelKnobs& k, const std::string& kv) {
   return false;
 }
 
+int64_t rop_queue_depth(const RunSpec& spec) {
+  if (spec.knobs.rop_queue_depth > 0) return spec.knobs.rop_queue_depth;
+  return std::max<int64_t>(64, 2 * (spec.gpu.icnt_latency + 1) * spec.knobs.icnt_eject_per_cycle);
+}
+
 void apply_set(RunSpec& spec, const std::string& kv) {
   if (!apply_knob(spec.knobs, kv)) config::apply_override(spec.gpu, kv);
 }
 
 void validate(const RunSpec& spec) {
   config::validate(spec.gpu, spec.gpu.source_file.empty() ? "config" : spec.gpu.source_file);
-  if (spec.gpu.lsu_queue_depth < 32)
-    throw Error(fmt::format("lsu_queue_depth {} is below 32: one warp's per-lane atomics must fit the LSU queue",
-                            spec.gpu.lsu_queue_depth));
   if (spec.knobs.lsu_busy_slack > spec.gpu.lsu_queue_depth)
     throw Error(fmt::format("lsu_busy_slack {} exceeds lsu_queue_depth {}", spec.knobs.lsu_busy_slack,
                             spec.gpu.lsu_queue_depth));

@@ -30,7 +30,8 @@ golden::SchedMode sched_from_name(const std::string& s);  // never|always|thresh
 // Timing-model knobs not in the GPU config table (defaults are assumptions, named as such,
 // until issue 9 measures them on the H100).
 struct ModelKnobs {
-  int64_t rop_queue_depth = 64;         // requests buffered at each ROP unit's input
+  int64_t rop_queue_depth = 0;          // requests buffered at each ROP unit's input (0 = auto)
+  int64_t rop_window = 1;               // ROP look-ahead for a startable op (1 = in order)
   int64_t icnt_eject_per_cycle = 1;     // flits one crossbar output (ROP port) delivers per cycle
   int64_t rop_same_addr_interval = 1;   // min cycles between two ops starting on one address
   int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
@@ -63,6 +64,8 @@ struct RunSpec {
 
 // Applies "key=value" to the knobs when key is a sim knob (true), else leaves it (false).
 bool apply_knob(ModelKnobs& k, const std::string& key_eq_value);
+// rop_queue_depth with 0 (auto) resolved against the crossbar.
+int64_t rop_queue_depth(const RunSpec& spec);
 // Applies to knobs, else to the GPU config (arc::config::apply_override). Throws arc::Error.
 void apply_set(RunSpec& spec, const std::string& key_eq_value);
 void validate(const RunSpec& spec);  // throws arc::Error naming the bad value

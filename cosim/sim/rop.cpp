@@ -27,21 +27,32 @@ void RopUnit::step() {
   const Cycle now = now_cycle();
   uint32_t started = 0;
   Cycle retry = kNever;
-  // With one op per cycle and a 1-cycle interval the rule can never bite: skip the look-up.
-  const bool serialize = setup_.same_addr_interval > 1 || setup_.ops_per_cycle > 1;
+  // With one op per cycle, in order, and a 1-cycle interval the rule can never bite: no look-up.
+  const bool serialize = setup_.same_addr_interval > 1 || setup_.ops_per_cycle > 1 || setup_.window > 1;
   while (started < setup_.ops_per_cycle && in.ready(now)) {
-    const uint32_t addr = in.front().addr;
-    if (serialize) {
-      const auto it = last_start_.find(addr);
-      if (it != last_start_.end() && it->second + setup_.same_addr_interval > now) {
-        retry = it->second + setup_.same_addr_interval;
+    size_t pick = SIZE_MAX;
+    seen_.clear();
+    for (size_t i = 0; i < setup_.window && in.ready_at(now, i); ++i) {
+      const uint32_t addr = in.item(i).addr;
+      if (!serialize) {
+        pick = i;
         break;
       }
+      if (std::find(seen_.begin(), seen_.end(), addr) != seen_.end()) continue;  // an older op on it waits
+      seen_.push_back(addr);
+      const auto it = last_start_.find(addr);
+      if (it != last_start_.end() && it->second + setup_.same_addr_interval > now) {
+        retry = std::min(retry, it->second + setup_.same_addr_interval);
+        continue;
+      }
+      pick = i;
+      break;
     }
-    const Request r = in.pop(now);
+    if (pick == SIZE_MAX) break;
+    const Request r = in.pop_at(now, pick);
     image_.apply(r.addr, r.value);
     if (log_.enabled) log_.entries.push_back({now, unit_, r.addr, r.value});
-    if (serialize) last_start_[addr] = now;
+    if (serialize) last_start_[r.addr] = now;
     ++started;
   }
   if (started) {
@@ -49,9 +60,9 @@ void RopUnit::step() {
     ++stats_.rop_busy_unit_cycles;
     last_done_ = now + setup_.latency;
   }
-  if (retry != kNever) wake.at(retry);
-  else if (in.ready(now)) wake.at(now + 1);
-  else wake.at(in.next_ready());
+  if (started && in.ready(now)) wake.at(now + 1);
+  else if (retry != kNever) wake.at(std::min(retry, in.next_ready() > now ? in.next_ready() : kNever));
+  else wake.at(in.next_ready() > now ? in.next_ready() : now + 1);
 }
 
 }  // namespace arc::sim

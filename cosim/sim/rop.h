@@ -1,7 +1,8 @@
 // RopUnit: one address-sliced L2 atomic unit. Each cycle it starts up to rop_ops_per_cycle
-// atomics from its input queue, in arrival order; an atomic on an address that started an
-// atomic less than rop_same_addr_interval cycles ago waits (same-address serialization), and
-// blocks those behind it. Starting an atomic commits it to the memory image (ROP semantics:
+// atomics from its input queue: the oldest ones among the first rop_window (1 = strictly in
+// arrival order) that may start. An atomic may not start less than rop_same_addr_interval
+// cycles after the previous one on its address (same-address serialization), nor pass an
+// older atomic on its own address, so per address the order is always arrival order. Starting an atomic commits it to the memory image (ROP semantics:
 // arc::golden::MemoryImage::apply, FTZ=1); it is performed rop_latency cycles later, which
 // is when the run can end. Ops to one address always go to one unit, so the image does not
 // depend on the order units run in one cycle.
@@ -23,6 +24,7 @@ struct RopSetup {
   uint32_t ops_per_cycle = 1;
   uint32_t latency = 160;
   uint32_t same_addr_interval = 1;
+  uint32_t window = 1;
 };
 
 // What the ROP units commit (tests replay it). Units that start atomics in the same cycle own
@@ -58,6 +60,7 @@ class RopUnit : public sc_core::sc_module {
   Stats& stats_;
   std::unordered_map<uint32_t, Cycle> last_start_;  // per address: cycle of its latest start
   Cycle last_done_ = 0;
+  std::vector<uint32_t> seen_;  // addresses met while looking ahead this cycle
 };
 
 }  // namespace arc::sim

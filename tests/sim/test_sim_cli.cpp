@@ -93,7 +93,8 @@ TEST(SimCli, BadInputIsOneLineAndExit2) {
       {"sim --gpu h100 --fidelity exact" + tr, "exact"},
       {"sim --gpu h100 --set rop_units=-1" + tr, "rop_units"},
       {"sim --gpu h100 --set no_such_key=1" + tr, "no_such_key"},
-      {"sim --gpu h100 --set lsu_queue_depth=8" + tr, "lsu_queue_depth"},
+      {"sim --gpu h100 --set lsu_busy_slack=100" + tr, "lsu_busy_slack"},
+      {"sim --gpu h100 --set rop_window=0" + tr, "rop_window"},
       {"sim --gpu h100 --mode arc-hw --wave /tmp/x.fst" + tr, "--wave"},
       {"sim --gpu h100 --config x.toml" + tr, "exactly one"},
   };

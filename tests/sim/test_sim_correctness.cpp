@@ -44,6 +44,22 @@ std::vector<RunSpec> all_modes() {
   return out;
 }
 
+// The ROP variants: out-of-order look-ahead, same-address interval, two ops per cycle.
+std::vector<RunSpec> rop_variants() {
+  std::vector<RunSpec> out;
+  RunSpec s = small_gpu();
+  s.record_commits = true;
+  s.knobs.rop_window = 16;
+  s.knobs.rop_same_addr_interval = 3;
+  s.gpu.rop_ops_per_cycle = 2;
+  s.mode = Mode::Baseline;
+  out.push_back(s);
+  s.mode = Mode::ArcHw;
+  s.sched = golden::SchedMode::Dynamic;
+  out.push_back(s);
+  return out;
+}
+
 TEST(SimCorrectness, ImageEqualsGoldenReplayOfCommitOrderAndBoundOfTraceOrder) {
   const trace::Trace t = synthetic("correct", hot(3000, 11));
   // Trace-order replay (the order the trace lists the lanes) and the error bound per word:
@@ -60,7 +76,9 @@ TEST(SimCorrectness, ImageEqualsGoldenReplayOfCommitOrderAndBoundOfTraceOrder) {
       ++count[in.addr[l]];
     }
   int runs = 0, passed = 0;
-  for (const RunSpec& spec : all_modes()) {
+  std::vector<RunSpec> specs = all_modes();
+  for (const RunSpec& v : rop_variants()) specs.push_back(v);
+  for (const RunSpec& spec : specs) {
     const RunResult r = run_isolated(spec, t);
     ++runs;
     SCOPED_TRACE(r.label);
@@ -80,8 +98,8 @@ TEST(SimCorrectness, ImageEqualsGoldenReplayOfCommitOrderAndBoundOfTraceOrder) {
       if (!(diff <= bound)) ++outside;
     }
     EXPECT_EQ(outside, 0u) << "words outside the summation-order bound";
-    std::printf("  %-22s cycles %8llu  rop ops %6llu  max ulp vs trace order %llu  exact replay %s\n",
-                r.label.c_str(), static_cast<unsigned long long>(r.stats.total_cycles),
+    std::printf("  %-22s %-9s cycles %8llu  rop ops %6llu  max ulp vs trace order %llu  exact replay %s\n",
+                r.label.c_str(), spec.knobs.rop_window > 1 ? "rop-ooo" : "", static_cast<unsigned long long>(r.stats.total_cycles),
                 static_cast<unsigned long long>(r.stats.rop_ops), static_cast<unsigned long long>(max_ulp),
                 exact ? "yes" : "NO");
     if (exact && outside == 0) ++passed;
