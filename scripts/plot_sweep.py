@@ -53,6 +53,9 @@ def main():
         for p, v in zip(pos, xs):
             if len(pts[v]) > 1:
                 ax.scatter([p] * len(pts[v]), pts[v], s=10, color=line.get_color(), alpha=0.4)
+    if numeric_x and len(xs_all) <= 12:
+        ax.set_xticks([num(v) for v in xs_all])
+        ax.set_xticklabels(xs_all)
     if not numeric_x:
         ax.set_xticks(range(len(xs_all)))
         ax.set_xticklabels(xs_all, rotation=20)

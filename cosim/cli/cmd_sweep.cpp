@@ -26,7 +26,7 @@ namespace {
 struct Options {
   std::string spec, backend = "local", out, arcsim;
   unsigned jobs = 0;
-  bool no_wait = false;
+  bool no_wait = false, dry_run = false;
   double poll = 2.0;
   std::string partition, account, time;
   std::vector<std::string> sbatch_args;
@@ -59,6 +59,13 @@ arc::sweep::Catalog catalog() {
   return c;
 }
 
+template <typename Map>
+std::vector<std::string> keys(const Map& m) {
+  std::vector<std::string> k;
+  for (const auto& kv : m) k.push_back(kv.first);
+  return k;
+}
+
 std::string absolute_dir(const std::string& d) { return fs::absolute(d).lexically_normal().string(); }
 
 void print_merge(const std::string& dir, const std::vector<std::string>& plots) {
@@ -72,6 +79,18 @@ void print_merge(const std::string& dir, const std::vector<std::string>& plots) 
 void run_sweep(const Options& o) {
   if (o.spec.empty()) throw arc::Error("sweep: give a spec file (arcsim sweep SPEC), or run-point / merge");
   const arc::sweep::Spec spec = arc::sweep::load_spec(o.spec, catalog());
+  if (o.dry_run) {
+    const auto points = arc::sweep::expand(spec);
+    fmt::print("sweep {}: {} points ({} traces; axes: {})\n", spec.name, points.size(), spec.traces.size(),
+               spec.axes.empty() ? std::string("none") : fmt::format("{}", fmt::join(keys(spec.axes), ", ")));
+    for (const auto& p : points) {
+      std::string line = fmt::format("{} trace={}", p.id, p.trace);
+      for (const auto& [k, v] : p.axes.items())
+        line += fmt::format(" {}={}", k, v.is_null() ? "-" : v.is_string() ? v.get<std::string>() : v.dump());
+      fmt::print("{}\n", line);
+    }
+    return;
+  }
   const std::string dir = absolute_dir(o.out.empty() ? "sweep-" + spec.name : o.out);
   const std::string exe = arc::sweep::self_exe();
   const auto t0 = std::chrono::steady_clock::now();
@@ -144,6 +163,7 @@ void setup(CLI::App& app) {
   sub->add_option("-j,--jobs", o->jobs,
                   "local: points run at once (default: all cores); slurm: array tasks at once (%N, default: no limit)");
   sub->add_option("--out", o->out, "results folder (default: ./sweep-<name>)");
+  sub->add_flag("--dry-run", o->dry_run, "check the spec and list its points; run nothing, write nothing");
   sub->add_flag("--no-wait", o->no_wait, "slurm: return once the job array is submitted");
   sub->add_option("--partition", o->partition, "slurm: sbatch --partition");
   sub->add_option("--account", o->account, "slurm: sbatch --account");

@@ -88,6 +88,20 @@ TEST(SweepSpecError, DuplicateValue) {
 }
 TEST(SweepSpecError, TomlSyntax) { expect_spec_error(with("[axes]", "[axes"), "line "); }
 
+// The example specs in sweeps/ are valid and have the sizes their comments give.
+TEST(SweepSpecExamples, DryRun) {
+  const fs::path d = scratch();
+  const std::string root = ARCSIM_SOURCE_DIR;
+  const std::pair<const char*, const char*> examples[] = {{"methods-x-rops.toml", ": 80 points"},
+                                                          {"threshold.toml", ": 45 points"}};
+  for (const auto& [file, size] : examples) {
+    const CmdResult r = arcsim("sweep " + root + "/sweeps/" + file + " --dry-run --out out", d);
+    EXPECT_EQ(r.code, 0) << file << ": " << r.err;
+    EXPECT_NE(r.out.find(size), std::string::npos) << file << ": " << r.out.substr(0, 200);
+  }
+  EXPECT_FALSE(fs::exists(d / "out")) << "--dry-run writes nothing";
+}
+
 // --- the spec library with a plain catalog (no arcsim) ---
 
 arc::sweep::Catalog plain() { return {{"sms", "rop_units", "lsu_queue_depth"}, nullptr}; }
