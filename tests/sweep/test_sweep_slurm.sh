@@ -74,5 +74,16 @@ check "merged table after --no-wait identical to local" cmp "$work/local/results
 "$arcsim" sweep "$spec" --backend slurm --out "$work/slurm" >"$work/again.log" 2>&1
 check "slurm re-run submits nothing" grep -q 'all 8 points done before; nothing submitted' "$work/again.log"
 
+# A point that fails inside its Slurm task is recorded with its error; the other point finishes.
+"$arcsim" trace gen -q -n 100 --sms 4 -o "$work/good.arctrace"
+echo "not a trace" >"$work/broken.arctrace"
+printf '%s\n' 'gpu = "h100"' 'metrics = ["total_cycles"]' '[set]' 'sms = 4' '[trace]' \
+  'files = ["good.arctrace", "broken.arctrace"]' >"$work/fail.toml"
+"$arcsim" sweep "$work/fail.toml" --backend slurm --poll 0.5 --out "$work/fail" >"$work/fail.log" 2>&1
+check "a failed Slurm task makes the sweep exit 1" test $? -eq 1
+check "its point is recorded as failed, the other one ok" \
+  grep -q '2 points (0 done before, 2 run as Slurm job array [0-9]*, 1 failed)' "$work/fail.log"
+check "the error record holds arcsim's message" grep -q '"error": "arcsim: error: ' "$work"/fail/points/*.error.json
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
