@@ -3,11 +3,12 @@
 
 Each case is a synthetic trace (`arcsim trace gen`, 132 SMs x 4 sub-cores x 16 warps, every
 lane active, back-to-back atomics) shaped like one microbenchmark of results/h100/microbench;
-the model's lane atomics per cycle (or speedup) is set against the measured one. Run it with
-candidate values to choose between them (each --units value is one model configuration):
+the model's lane atomics per cycle (or speedup) is set against the measured one. Each
+--variant is one model configuration, "LABEL|ARGS" with ARGS passed to `arcsim sim` (e.g.
+"calibrated + deep ROP queue|--gpu h100 --set rop_queue_depth=512", or "--config FILE"):
 
   python3 scripts/calibrate_sim.py --arcsim build/arcsim [--raw results/h100/microbench]
-        [--units 44,64] [--set key=value ...] [--md OUT.md] [--json OUT.json] [--plot OUT.png]
+        [--variant "LABEL|ARGS" ...] [--md OUT.md] [--json OUT.json] [--plot OUT.png]
 
 Python 3 standard library (matplotlib only for --plot). Method: docs/calibration.md.
 """
@@ -89,18 +90,16 @@ def gen(arcsim, work):
     return paths
 
 
-def sim(arcsim, trace, modes, sets, gpu):
-    cmd = [arcsim, "sim", "--gpu", gpu, "--trace", trace, "--mode", modes, "--threshold", "2", "--json"]
-    for s in sets:
-        cmd += ["--set", s]
+def sim(arcsim, trace, modes, args):
+    cmd = [arcsim, "sim", "--trace", trace, "--mode", modes, "--threshold", "2", "--json"] + args
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return {r["mode"]: r for r in json.loads(out)["runs"]}
 
 
-def evaluate(arcsim, paths, sets, gpu, meas, jobs):
+def evaluate(arcsim, paths, args, meas, jobs):
     pred = {}
     with cf.ThreadPoolExecutor(jobs) as ex:
-        fut = {n: ex.submit(sim, arcsim, paths[n], CASES[n][1], sets, gpu) for n in CASES}
+        fut = {n: ex.submit(sim, arcsim, paths[n], CASES[n][1], args) for n in CASES}
         res = {n: f.result() for n, f in fut.items()}
     for n in ("distinct", "same", "k4", "hot", "one_sm"):
         r = res[n]["baseline"]
@@ -114,29 +113,52 @@ def evaluate(arcsim, paths, sets, gpu, meas, jobs):
     return table
 
 
+def plot(out, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6.4, 5.6))
+    lo, hi = 0.1, 100.0
+    ax.plot([lo, hi], [lo, hi], "k-", lw=0.8)
+    ax.fill_between([lo, hi], [lo * 0.9, hi * 0.9], [lo * 1.1, hi * 1.1], color="0.85", label="within 10%")
+    for v, mk in zip(out, "osD^v"):
+        c = v["cases"]
+        ax.scatter([r["measured"] for r in c], [r["predicted"] for r in c], marker=mk,
+                   label=f"{v['label']} (MAPE {v['mape_throughput_pct']:.0f}% / {v['mape_pct']:.0f}%)")
+    for r in out[-1]["cases"]:
+        ax.annotate(r["case"], (r["measured"], r["predicted"]), fontsize=7, xytext=(4, -8), textcoords="offset points")
+    ax.set(xscale="log", yscale="log", xlim=(lo, hi), ylim=(lo, hi), xlabel="H100 measured",
+           ylabel="arcsim sim predicted",
+           title="Microbenchmark patterns: lane atomics/cycle, SW speedups")
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--arcsim", default=os.environ.get("ARCSIM", "build/arcsim"))
     ap.add_argument("--raw", default="results/h100/microbench")
-    ap.add_argument("--gpu", default="h100")
-    ap.add_argument("--units", default="", help="comma-separated rop_units candidates (default: the config's)")
-    ap.add_argument("--set", action="append", default=[], help="key=value passed to arcsim sim")
+    ap.add_argument("--variant", action="append", default=[], help="LABEL|ARGS for arcsim sim")
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "arc-calib-traces"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--md")
     ap.add_argument("--json")
+    ap.add_argument("--plot")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
     meas = measured(a.raw)
     paths = gen(a.arcsim, a.work)
-    configs = [[f"rop_units={u}"] for u in a.units.split(",") if u] or [[]]
+    variants = [v.split("|", 1) for v in a.variant] or [["h100.toml as is", "--gpu h100"]]
     out, md = [], []
-    for extra in configs:
-        sets = a.set + extra
-        table = evaluate(a.arcsim, paths, sets, a.gpu, meas, a.jobs)
+    for label, args in variants:
+        table = evaluate(a.arcsim, paths, args.split(), meas, a.jobs)
         mape = sum(abs(r["error_pct"]) for r in table) / len(table)
-        out.append(dict(sets=sets, mape_pct=mape, cases=table))
-        md.append(f"\n`--set {' --set '.join(sets) if sets else '(config as is)'}`: MAPE {mape:.1f}%\n")
+        tput = [r for r in table if not r["case"].endswith("_speedup")]
+        mape_t = sum(abs(r["error_pct"]) for r in tput) / len(tput)
+        out.append(dict(label=label, args=args, mape_pct=mape, mape_throughput_pct=mape_t, cases=table))
+        md.append(f"\n**{label}** (`{args}`): MAPE {mape_t:.1f}% over the {len(tput)} throughput cases, "
+                  f"{mape:.1f}% over all {len(table)}\n")
         md.append("| case | measured | model | error | measurement |\n| --- | --- | --- | --- | --- |")
         for r in table:
             md.append(f"| {r['case']} | {r['measured']:.3f} | {r['predicted']:.3f} | {r['error_pct']:+.1f}% | {r['source']} |")
@@ -150,6 +172,8 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)
+    if a.plot:
+        plot(out, a.plot)
 
 
 if __name__ == "__main__":
