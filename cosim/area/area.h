@@ -27,8 +27,7 @@ extern const char* const kDisclaimer;
 
 struct ModuleArea {
   std::string name;
-  std::map<std::string, std::int64_t> params;  // settable parameters: overrides applied, else defaults
-  std::map<std::string, std::int64_t> overrides;  // the --set values passed to Yosys
+  std::map<std::string, std::int64_t> params;  // settable parameters, all passed to Yosys: --set value, else the RTL default
   CellStats stats;
   bool from_cache = false;
   double seconds = 0.0;

@@ -104,13 +104,26 @@ TEST(GpuConfig, EveryShippedValueHasASource) {
   EXPECT_GE(files, 3);
 }
 
-TEST(GpuConfig, H100MemoryPathIsMarkedPlaceholder) {
+// The H100's memory-path values are either measured (issue 9's calibration says so on the
+// line) or explicitly marked as placeholders; none may carry an unqualified number.
+TEST(GpuConfig, H100MemoryPathIsCalibratedOrMarkedPlaceholder) {
   std::ifstream in(fs::path(ARCSIM_TEST_CONFIG_DIR) / "h100.toml");
   std::string line;
-  int placeholders = 0;
-  while (std::getline(in, line))
-    if (line.find("placeholder until calibrated from H100 microbenchmarks") != std::string::npos) ++placeholders;
-  EXPECT_GE(placeholders, 8);  // lsu x2, icnt x2, rop x4
+  int checked = 0;
+  for (const char* key : {"lsu_queue_depth", "lsu_issue_per_cycle", "icnt_latency", "icnt_flits_per_cycle",
+                          "rop_units", "rop_ops_per_cycle", "rop_latency", "addr_hash", "sw_overhead"}) {
+    in.clear();
+    in.seekg(0);
+    while (std::getline(in, line)) {
+      if (line.rfind(std::string(key) + " ", 0) != 0 && line.rfind(std::string(key) + "=", 0) != 0) continue;
+      ++checked;
+      EXPECT_TRUE(line.find("placeholder until calibrated from H100 microbenchmarks") != std::string::npos ||
+                  line.find("placeholder until measured") != std::string::npos ||
+                  line.find("calibrated on the H100") != std::string::npos)
+          << line;
+    }
+  }
+  EXPECT_EQ(checked, 9);
 }
 
 TEST(GpuConfig, DefaultsFillOptionalKeys) {
