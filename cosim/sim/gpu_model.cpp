@@ -51,6 +51,8 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   ss.mode = spec.mode;
   ss.warps_resident = static_cast<uint32_t>(g.warps_per_subcore);
   ss.sw_overhead = static_cast<uint32_t>(g.sw_overhead);
+  ss.sws_per_key = static_cast<uint32_t>(spec.knobs.sws_cycles_per_key);
+  ss.sws_per_lane = static_cast<uint32_t>(spec.knobs.sws_cycles_per_lane);
   ss.threshold = spec.threshold;
   ss.sw_ftz = trace.header.reduce_ftz ? fp::FtzMode::Flush : fp::FtzMode::Keep;
   ArcUnitSetup as;

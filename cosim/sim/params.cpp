@@ -58,6 +58,11 @@ const std::vector<KnobSpec>& sim_params() {
       {"rop_slice_bytes", "bytes", "address granule the ROP hash slices on", 4, 1 << 16, &K::rop_slice_bytes},
       {"lsu_busy_slack", "requests", "the LSU raises busy when fewer entries than this are free", 0, 65536,
        &K::lsu_busy_slack},
+      {"sws_cycles_per_key", "cycles", "SW-S issue cycles per distinct address of a warp atomic (__match_any_sync)",
+       0, 100000, &K::sws_cycles_per_key},
+      {"sws_cycles_per_lane", "cycles",
+       "SW-S issue cycles per lane beyond the first of its largest reduced group (serial shuffle+add chain)", 0,
+       100000, &K::sws_cycles_per_lane},
   };
   return table;
 }

@@ -36,6 +36,8 @@ struct ModelKnobs {
   int64_t rop_same_addr_interval = 1;   // min cycles between two ops starting on one address
   int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
   int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this
+  int64_t sws_cycles_per_key = 0;       // SW-S issue cycles per distinct address (match_any)
+  int64_t sws_cycles_per_lane = 0;      // SW-S issue cycles per lane of its largest reduced group
 };
 
 struct KnobSpec {

@@ -1,5 +1,7 @@
 #include "subcore.h"
 
+#include <algorithm>
+
 #include "golden.h"
 
 namespace arc::sim {
@@ -18,6 +20,23 @@ void SubCore::admit_warps(Cycle now) {
     w.ready_at = now + gap_of(*work_.warps[w.work].instrs.front());
     resident_.push_back(w);
   }
+}
+
+Cycle SubCore::sw_cost(const trace::Instr& in) const {
+  Cycle c = setup_.sw_overhead;
+  if (setup_.mode != Mode::SwS || (setup_.sws_per_key == 0 && setup_.sws_per_lane == 0)) return c;
+  golden::WarpInstr wi;
+  wi.active_mask = in.active_mask;
+  wi.addr = in.addr;
+  const auto groups = golden::match_addresses(wi);
+  uint32_t largest = 0;
+  for (const auto& g : groups) {
+    const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
+    if (n >= setup_.threshold && n > 1) largest = std::max(largest, n);
+  }
+  c += static_cast<Cycle>(setup_.sws_per_key) * groups.size();
+  if (largest) c += static_cast<Cycle>(setup_.sws_per_lane) * (largest - 1);
+  return c;
 }
 
 Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) const {
@@ -95,8 +114,9 @@ void SubCore::step() {
         cur_since_ = resident_[i].ready_at;
         cur_picked_ = now;
         const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB;
-        cur_ready_ = now + (sw ? setup_.sw_overhead : 0);
-        if (sw) stats_.sw_overhead_cycles += setup_.sw_overhead;
+        const Cycle cost = sw ? sw_cost(*work_.warps[resident_[i].work].instrs[resident_[i].next]) : 0;
+        cur_ready_ = now + cost;
+        stats_.sw_overhead_cycles += cost;
         break;
       }
     }

@@ -10,7 +10,9 @@
 // picked warp holds the port until its atomic leaves:
 //  - baseline: one packet of per-lane requests into the LSU port;
 //  - sw-s / sw-b: first `sw_overhead` issue cycles of reduction instructions (config key
-//    sw_overhead, measured from the ARC-SW kernels' SASS by issue 9), then one packet: per
+//    sw_overhead, measured from the ARC-SW kernels' SASS by issue 9; sw-s adds knobs
+//    sws_cycles_per_key x distinct addresses (match_any) + sws_cycles_per_lane x (lanes of its
+//    largest reduced group - 1) (the dependent shuffle+add chain)), then one packet: per
 //    address group of >= threshold lanes one request carrying the group's serial (sw-s) or
 //    butterfly (sw-b) sum, per-lane requests for the other lanes;
 //  - arc-hw: the instruction into its ARC unit (`atomred`).
@@ -33,6 +35,8 @@ struct SubCoreSetup {
   uint32_t sm = 0;
   uint32_t warps_resident = 16;
   uint32_t sw_overhead = 0;
+  uint32_t sws_per_key = 0;
+  uint32_t sws_per_lane = 0;
   uint32_t threshold = 2;
   fp::FtzMode sw_ftz = fp::FtzMode::Keep;  // add.f32 of the ARC-SW code (trace header reduce_ftz)
 };
@@ -57,6 +61,7 @@ class SubCore : public sc_core::sc_module {
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
   Packet sw_packet(const trace::Instr& in, uint64_t& groups_reduced) const;
   Cycle gap_of(const trace::Instr& in) const { return in.gap; }
+  Cycle sw_cost(const trace::Instr& in) const;
 
   SubCoreSetup setup_;
   const SubCoreWork& work_;

@@ -158,6 +158,27 @@ TEST(SimBehaviour, SchedulerModesAndBackPressureDoWhatTheySay) {
               static_cast<unsigned long long>(dyn.stats.total_cycles));
 }
 
+TEST(SimBehaviour, SwOverheadIsChargedAsIssueCycles) {
+  const trace::Trace t = synthetic("swcost", hot(1500, 31));
+  RunSpec s = small_gpu();
+  s.gpu.sw_overhead = 40;
+  s.mode = Mode::SwB;
+  const RunResult swb = run_isolated(s, t);
+  EXPECT_EQ(swb.stats.sw_overhead_cycles, 40u * t.instrs.size());
+  s.mode = Mode::SwS;
+  const RunResult sws_flat = run_isolated(s, t);
+  EXPECT_EQ(sws_flat.stats.total_cycles, swb.stats.total_cycles) << "same cost, same requests";
+  s.knobs.sws_cycles_per_key = 8;
+  s.knobs.sws_cycles_per_lane = 2;
+  const RunResult sws = run_isolated(s, t);
+  EXPECT_GT(sws.stats.sw_overhead_cycles, swb.stats.sw_overhead_cycles + 8u * t.instrs.size());
+  EXPECT_GT(sws.stats.total_cycles, swb.stats.total_cycles);
+  std::printf("sim sw cost: sw-b %llu, sw-s flat %llu, sw-s per key/lane %llu cycles\n",
+              static_cast<unsigned long long>(swb.stats.total_cycles),
+              static_cast<unsigned long long>(sws_flat.stats.total_cycles),
+              static_cast<unsigned long long>(sws.stats.total_cycles));
+}
+
 TEST(SimBehaviour, IdleTimeIsSkippedNotTicked) {
   // Long compute gaps: simulated cycles grow with the gap, wall time must not.
   auto g = hot(400, 3);
