@@ -91,7 +91,8 @@ std::map<std::string, std::int64_t> parse_rtl_params(const RtlTree& rtl, const s
     if (!declared) {
       std::string list;
       for (const auto& s : settable) list += (list.empty() ? "" : ", ") + s;
-      throw Error("--set " + name + ": unknown RTL parameter (" + rtl.dir + " exposes: " + list + ")");
+      throw Error("--set " + name + ": unknown RTL parameter (" + rtl.dir + " exposes: " + list +
+                  ") and not a GPU parameter (see arcsim area --help)");
     }
     for (const auto& r : param_ranges())
       if (std::regex_match(name, std::regex(r.pattern)) && (value < r.min || value > r.max))
