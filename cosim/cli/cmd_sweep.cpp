@@ -93,6 +93,7 @@ void run_sweep(const Options& o) {
   }
   const std::string dir = absolute_dir(o.out.empty() ? "sweep-" + spec.name : o.out);
   const std::string exe = arc::sweep::self_exe();
+  if (o.backend == "slurm") arc::sweep::check_slurm_tools();
   const auto t0 = std::chrono::steady_clock::now();
   const arc::sweep::Plan plan = arc::sweep::prepare(dir, spec, exe);
   const bool bar = ::isatty(2);

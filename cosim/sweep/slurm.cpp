@@ -63,6 +63,11 @@ std::string array_ranges(const std::vector<size_t>& idx) {
   return out;
 }
 
+void check_slurm_tools() {
+  need("sbatch");
+  need("squeue");
+}
+
 SlurmSummary run_slurm(const std::string& dir, const Plan& plan, const SlurmOptions& opt) {
   const std::string sbatch = need("sbatch"), squeue = need("squeue");
   SlurmSummary s;

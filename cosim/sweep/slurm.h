@@ -25,6 +25,9 @@ struct SlurmSummary {
   size_t total = 0, skipped = 0, submitted = 0, failed = 0;
 };
 
+// Throws arc::Error, before anything is written, if sbatch or squeue is not on PATH.
+void check_slurm_tools();
+
 SlurmSummary run_slurm(const std::string& dir, const Plan& plan, const SlurmOptions& opt);
 
 // "0-3,5,7-9" for {0,1,2,3,5,7,8,9} (sorted input).

@@ -43,11 +43,12 @@ inline fs::path scratch() {
   return d;
 }
 
-// Run the built arcsim with `args` (shell words) in folder `cwd`.
-inline CmdResult arcsim(const std::string& args, const fs::path& cwd) {
+// Run the built arcsim with `args` (shell words) in folder `cwd`, with `env` (VAR=value
+// words) added to its environment.
+inline CmdResult arcsim(const std::string& args, const fs::path& cwd, const std::string& env = "") {
   const std::string out = (cwd / ".stdout").string(), err = (cwd / ".stderr").string();
-  const std::string cmd = "cd '" + cwd.string() + "' && " + std::string(ARCSIM_BIN) + " " + args + " >" + out +
-                          " 2>" + err;
+  const std::string cmd = "cd '" + cwd.string() + "' && " + env + " " + std::string(ARCSIM_BIN) + " " + args +
+                          " >" + out + " 2>" + err;
   const int st = std::system(cmd.c_str());
   return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out), slurp(err)};
 }

@@ -150,4 +150,14 @@ files = ["good.arctrace", "broken.arctrace"]
   EXPECT_NE(again.out.find("(2 done before, 2 run, 2 failed)"), std::string::npos) << again.out;
 }
 
+TEST(SweepLocal, SlurmBackendWithoutSlurmSaysSo) {
+  const fs::path d = scratch();
+  write_text(d / "spec.toml", kSpec);
+  const CmdResult r = arcsim("sweep spec.toml --backend slurm --out out", d, "PATH=/nonexistent");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("'sbatch' not found on PATH"), std::string::npos) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_FALSE(fs::exists(d / "out")) << "nothing is written before the check";
+}
+
 }  // namespace
