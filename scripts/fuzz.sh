@@ -17,7 +17,7 @@ esac
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found (Debian package clang)" >&2; exit 2; }
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DARCSIM_FUZZ=ON -DARCSIM_CUDA=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" --target fuzz_trace_reader fuzz_gpu_config -j "${ARCSIM_JOBS:-$(nproc)}" >/dev/null
+cmake --build "$build" --target fuzz_trace_reader fuzz_gpu_config trace_to_recipe -j "${ARCSIM_JOBS:-$(nproc)}" >/dev/null
 total_fail=0
 for t in trace_reader gpu_config; do
   corpus="$root/tests/fuzz/corpus/$t"
