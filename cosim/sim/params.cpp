@@ -108,6 +108,9 @@ void validate(const RunSpec& spec) {
     throw Error(fmt::format("rop_slice_bytes {} is not a power of two", spec.knobs.rop_slice_bytes));
   if (!spec.wave_path.empty() && spec.fidelity != Fidelity::Rtl)
     throw Error("--wave needs --fidelity rtl (the waveform is the Verilated ARC units')");
+  if (spec.threshold > 32)
+    throw Error(fmt::format("--threshold {}: a warp has 32 lanes, so no address group reaches it (give 0..32)",
+                            spec.threshold));
 }
 
 }  // namespace arc::sim
