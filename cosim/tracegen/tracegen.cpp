@@ -187,6 +187,9 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
     throw Error("generator: sms, subcores_per_sm and warps_per_subcore must be > 0");
   if (c.lane_prob < 0 || c.lane_prob > 1 || c.p_same < 0 || c.p_same > 1 || c.special_prob < 0 || c.special_prob > 1)
     throw Error("generator: probabilities must lie in [0, 1]");
+  if (c.threshold > 32)
+    throw Error("generator: threshold " + std::to_string(c.threshold) +
+                " exceeds the 32 lanes of a warp, so no group would ever be reduced (give 0..32)");
   Rng r(c.seed);
   const trace::Header h = make_header(c);
   trace::Writer w(path, h, opt);
