@@ -188,6 +188,7 @@ GpuConfig load_gpu(const std::string& name_or_path) {
                        (name_or_path.size() > 5 && name_or_path.substr(name_or_path.size() - 5) == ".toml");
   if (is_path) {
     path = name_or_path;
+    if (fs::is_directory(path)) throw Error(name_or_path + ": is a directory, not a GPU config file");
     if (!fs::is_regular_file(path)) throw Error(name_or_path + ": no such GPU config file");
   } else {
     path = fs::path(config_dir()) / (name_or_path + ".toml");
