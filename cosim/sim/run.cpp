@@ -37,7 +37,7 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
   std::optional<RtlWave> wave;
   if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) wave.emplace(spec.wave_path, model.arc_units());
   Progress bar(spec.label(), work.instructions, spec.progress);
-  constexpr Cycle kChunk = 50'000;  // progress granularity only: idle time inside is skipped
+  constexpr Cycle kChunk = 4096;  // progress granularity only: idle time inside is skipped
   while (sc_core::sc_pending_activity()) {
     sc_core::sc_start(cycles(kChunk));
     bar.update(model.stats().instructions);
