@@ -14,7 +14,7 @@ if [ -z "$bin" ]; then
   build=${ARCSIM_BUILD_DIR:-$root/build-gpu}
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DARCSIM_SW_CHECK_ARCHS= || exit 1
-  cmake --build "$build" --target arc_bench -j "${ARCSIM_JOBS:-$(nproc)}" || exit 1
+  cmake --build "$build" --target arc_bench arc_train -j "${ARCSIM_JOBS:-$(nproc)}" || exit 1
   bin=$build/sw/arc_bench
 fi
 status=0
@@ -50,7 +50,14 @@ else
 fi
 
 # 3. Finite differences (tiny scenes) + the benchmark at full size.
-methods=baseline,sws,swb,cub,adaptive,baseline-v4,sws-v4,swb-v4,adaptive-v4
+# Issue 11 adds: the block-level tree (block*, gs only), CAS-loop adds (*-cas), gradient
+# clamping (*-clamp; checked against clamped Baseline), Baseline with the empty-warp skip, and
+# the no-atomics bound (baseline-noatomic*: racy plain adds, a timing bound whose gradients are
+# WRONG by construction; never checked, labelled in every table).
+methods=baseline,sws,swb,cub,adaptive,block,baseline-v4,sws-v4,swb-v4,adaptive-v4,block-v4
+methods+=,baseline-cas,sws-cas,swb-cas,cub-cas,adaptive-cas,block-cas,block-cas-clamp
+methods+=,baseline-clamp,swb-clamp,adaptive-clamp,block-clamp,baseline-skip
+methods+=,baseline-noatomic,baseline-v4-noatomic
 "$bin" --fd --reps 30 --methods "$methods" --out "$out" "${meta[@]}" "$@" 2>&1 | tee "$out/bench.log" || status=1
 # The same build timed a second time (a subset, its own folder): the run-to-run spread.
 mkdir -p "$out/repeat"

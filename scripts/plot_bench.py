@@ -8,6 +8,8 @@ SW-B and SW-S at their best balancing threshold (X), and Adaptive (no threshold)
 same with Hopper float4 atomics (-v4).
 Bottom row (Fig. 23): gradient-step speedup of SW-S and SW-B against the threshold, with
 Adaptive and CUB as horizontal lines.
+Issue 11: the block-level tree (block) and CAS-loop rows join the top row; the no-atomics bound
+(baseline-noatomic: racy plain adds, numerically WRONG by construction) is a dashed red line.
 """
 import json
 import sys
@@ -37,7 +39,8 @@ def main():
     data = load(sys.argv[1])
     rows = data["rows"]
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
-    methods = ["cub", "swb", "sws", "adaptive", "baseline-v4", "swb-v4", "sws-v4", "adaptive-v4"]
+    methods = ["cub", "swb", "sws", "adaptive", "block", "baseline-cas", "swb-cas", "block-cas", "baseline-v4",
+               "swb-v4", "sws-v4", "adaptive-v4"]
     fig, axes = plt.subplots(2, max(len(workloads), 1), figsize=(5.0 * len(workloads), 8.5), squeeze=False)
     for i, wl in enumerate(workloads):
         ax = axes[0][i]
@@ -54,6 +57,10 @@ def main():
         ax.bar([x - 0.2 for x in xs], grad, 0.4, label="gradient step", color="#1f77b4")
         ax.bar([x + 0.2 for x in xs], e2e, 0.4, label="end-to-end", color="#aec7e8")
         ax.axhline(1.0, color="k", lw=0.8)
+        bound = best(rows, wl, "baseline-noatomic")
+        if bound:
+            ax.axhline(bound["speedup_grad"], color="#d62728", ls="--", lw=1.0,
+                       label=f"no-atomics bound {bound['speedup_grad']:.2f}x (wrong numerics)")
         ax.set_xticks(list(xs))
         ax.set_xticklabels(labels, fontsize=7, rotation=45, ha="right")
         ax.set_title(f"{wl}: speedup over Baseline")

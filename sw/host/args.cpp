@@ -8,7 +8,7 @@
 namespace arc::sw {
 namespace {
 
-const std::vector<std::string> kMethods{"baseline", "sws", "swb", "cub", "adaptive"};
+const std::vector<std::string> kMethods{"baseline", "sws", "swb", "cub", "adaptive", "block"};
 
 long long to_int(const std::string& opt, const std::string& v, long long lo, long long hi) {
   size_t used = 0;
@@ -38,25 +38,61 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 MethodSpec parse_method(const std::string& s) {
+  const auto parts = [&] {
+    std::vector<std::string> v;
+    size_t i = 0;
+    while (true) {
+      const size_t j = s.find('-', i);
+      v.push_back(s.substr(i, j == std::string::npos ? std::string::npos : j - i));
+      if (j == std::string::npos) break;
+      i = j + 1;
+    }
+    return v;
+  }();
   MethodSpec m;
-  m.name = s;
-  const size_t dash = s.rfind("-v");
-  if (dash != std::string::npos) {
-    m.name = s.substr(0, dash);
-    m.vec = static_cast<int>(to_int("--methods", s.substr(dash + 2), 1, 4));
-    if (m.vec == 3) throw arc::Error("--methods: vector width must be 1, 2 or 4 in '" + s + "'");
-  }
+  m.name = parts[0];
   if (std::find(kMethods.begin(), kMethods.end(), m.name) == kMethods.end())
-    throw arc::Error("--methods: unknown method '" + s + "' (baseline, sws, swb, cub, adaptive; suffix -v2/-v4)");
+    throw arc::Error("--methods: unknown method '" + s +
+                     "' (baseline, sws, swb, cub, adaptive, block; options -v2/-v4, -cas, -noatomic, -clamp, -skip)");
+  int stage = 0;  // options must come in label order, each at most once
+  auto order = [&](int st, const std::string& opt) {
+    if (st <= stage) throw arc::Error("--methods: option '" + opt + "' repeated or out of order in '" + s + "'");
+    stage = st;
+  };
+  for (size_t k = 1; k < parts.size(); ++k) {
+    const std::string& o = parts[k];
+    if (o.size() >= 2 && o[0] == 'v') {
+      order(1, o);
+      m.vec = static_cast<int>(to_int("--methods", o.substr(1), 1, 4));
+      if (m.vec == 3) throw arc::Error("--methods: vector width must be 1, 2 or 4 in '" + s + "'");
+    } else if (o == "cas" || o == "noatomic") {
+      order(2, o);
+      m.add = o;
+    } else if (o == "clamp") {
+      order(3, o);
+      m.clamp = true;
+    } else if (o == "skip") {
+      order(4, o);
+      m.skip = true;
+    } else {
+      throw arc::Error("--methods: unknown option '" + o + "' in '" + s + "' (-v2/-v4, -cas, -noatomic, -clamp, -skip)");
+    }
+  }
+  if (m.add == "cas" && m.vec != 1) throw arc::Error("--methods: CAS-loop adds are scalar ('" + s + "')");
+  if (m.add == "noatomic" && m.name != "baseline")
+    throw arc::Error("--methods: the no-atomics bound is Baseline's kernel ('" + s + "')");
+  if (m.skip && m.name != "baseline")
+    throw arc::Error("--methods: -skip adds the empty-warp skip to Baseline; the other methods have it ('" + s + "')");
   return m;
 }
 
 bool known_workload(const std::string& w) { return w == "gs" || w == "pulsar" || w == "tex"; }
 
 std::string usage() {
-  return "usage: arc_bench [--workloads gs,pulsar,tex] [--methods baseline,sws,swb,cub,adaptive[-v4]]\n"
-         "                 [--thresholds 1,2,4,...] [--reps N] [--warmup N] [--size WxH]\n"
-         "                 [--gaussians N] [--spheres N] [--tex WxH] [--seed S] [--out DIR]\n"
+  return "usage: arc_bench [--workloads gs,pulsar,tex] [--methods baseline,sws,swb,cub,adaptive,block\n"
+         "                 [-v4][-cas|-noatomic][-clamp][-skip],...]\n"
+         "                 [--thresholds 1,2,4,...] [--opt-thresholds 1,2,8,16] [--reps N] [--warmup N]\n"
+         "                 [--size WxH] [--gaussians N] [--spheres N] [--tex WxH] [--seed S] [--out DIR]\n"
          "                 [--no-check] [--fd] [--meta key=value]...\n"
          "                 [--trace FILE --trace-workload W --trace-method M --trace-threshold T\n"
          "                  --trace-size WxH --trace-prims N]\n";
@@ -89,6 +125,10 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
       a.thresholds.clear();
       for (const auto& t : split_list(val())) a.thresholds.push_back(static_cast<int>(to_int(o, t, 0, 32)));
       if (a.thresholds.empty()) throw arc::Error("--thresholds: empty list");
+    } else if (o == "--opt-thresholds") {
+      a.opt_thresholds.clear();
+      for (const auto& t : split_list(val())) a.opt_thresholds.push_back(static_cast<int>(to_int(o, t, 0, 32)));
+      if (a.opt_thresholds.empty()) throw arc::Error("--opt-thresholds: empty list");
     } else if (o == "--reps") {
       a.reps = static_cast<int>(to_int(o, val(), 1, 100000));
     } else if (o == "--warmup") {
@@ -122,6 +162,8 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
     } else if (o == "--trace-method") {
       const MethodSpec m = parse_method(val());
       if (m.vec != 1) throw arc::Error("--trace-method: vector atomics are not traced");
+      if (m.label() != m.name) throw arc::Error("--trace-method: only plain methods are traced");
+      if (m.name == "block") throw arc::Error("--trace-method: the block-level method is not traceable (warp-level format)");
       a.trace_method = m.name;
     } else if (o == "--trace-threshold") {
       a.trace_threshold = static_cast<int>(to_int(o, val(), 0, 32));

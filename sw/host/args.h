@@ -8,17 +8,36 @@
 
 namespace arc::sw {
 
-// A reduce method as the benchmark names it; vec = 4 means float4 atomics (sm_90).
+// A reduce method as the benchmark names it, e.g. "sws", "baseline-v4", "block-cas-clamp",
+// "baseline-noatomic": name, then options in this order: -v2/-v4 float2/float4 atomics
+// (sm_90), -cas compare-and-swap loop adds, -noatomic plain racy adds (the no-atomics timing
+// bound: numerically WRONG by construction), -clamp gradients clamped to [-10, 10], -skip the
+// empty-warp skip (ballot + popc; Baseline is the method without it).
 struct MethodSpec {
-  std::string name;  // baseline, sws, swb, cub, adaptive
+  std::string name;  // baseline, sws, swb, cub, adaptive, block
   int vec = 1;
-  std::string label() const { return vec == 1 ? name : name + "-v" + std::to_string(vec); }
+  std::string add = "atomic";  // atomic, cas, noatomic
+  bool clamp = false;
+  bool skip = false;
+  MethodSpec() = default;
+  MethodSpec(std::string n, int v) : name(std::move(n)), vec(v) {}
+  std::string label() const {
+    std::string s = name;
+    if (vec != 1) s += "-v" + std::to_string(vec);
+    if (add != "atomic") s += "-" + add;
+    if (clamp) s += "-clamp";
+    if (skip) s += "-skip";
+    return s;
+  }
+  bool bound() const { return add == "noatomic"; }  // the racy no-atomics timing bound
+  std::string label_base() const { return vec == 1 ? name : name + "-v" + std::to_string(vec); }
 };
 
 struct BenchArgs {
   std::vector<std::string> workloads{"gs", "pulsar", "tex"};
   std::vector<MethodSpec> methods{{"baseline", 1}, {"sws", 1}, {"swb", 1}, {"cub", 1}, {"adaptive", 1}};
   std::vector<int> thresholds{1, 2, 4, 8, 12, 16, 24, 32};
+  std::vector<int> opt_thresholds{1, 2, 8, 16};  // for -cas / -clamp variants of SW-S / SW-B
   int reps = 20;
   int warmup = 3;
   int width = 1920, height = 1080;
@@ -45,7 +64,7 @@ std::string usage();
 
 // Helpers, exposed for tests.
 std::vector<std::string> split_list(const std::string& s);  // "a,b,,c" -> {a,b,c}
-MethodSpec parse_method(const std::string& s);              // "sws", "baseline-v4", ...
+MethodSpec parse_method(const std::string& s);              // "sws", "baseline-v4", "block-cas", ...
 bool known_workload(const std::string& w);
 
 }  // namespace arc::sw

@@ -18,6 +18,12 @@ struct ResultRow {
   double rel_l2 = 0;             // ||g - g_baseline|| / ||g_baseline||
   bool check_ok = true;
   int reps = 0;
+  // The no-atomics bound row (method "baseline-noatomic[-v4]"): plain racy adds, a timing
+  // bound whose gradients are WRONG by construction (rel_l2 shows how wrong; never checked).
+  bool bound = false;
+  // (t_baseline - t) / (t_baseline - t_bound): 0 = Baseline, 1 = the scalar no-atomics bound
+  // (> 1: faster than the bound); NaN when the workload has no bound row.
+  double frac_to_bound = 0;
 };
 
 struct Report {
@@ -26,7 +32,8 @@ struct Report {
   std::vector<ResultRow> rows;
 };
 
-// Fills speedup_grad / speedup_e2e from each workload's baseline row (threshold ignored).
+// Fills speedup_grad / speedup_e2e from each workload's baseline row (threshold ignored) and
+// frac_to_bound from its baseline and baseline-noatomic rows.
 void fill_speedups(std::vector<ResultRow>& rows);
 std::string to_json(const Report& r);
 std::string to_csv(const std::vector<ResultRow>& rows);

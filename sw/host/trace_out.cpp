@@ -9,12 +9,14 @@ namespace arc::sw {
 
 arc::trace::Method trace_method(const std::string& m) {
   if (m == "baseline") return arc::trace::Method::Baseline;
-  if (m == "sws" || m == "adaptive") return arc::trace::Method::SwS;
-  if (m == "swb" || m == "cub") return arc::trace::Method::SwB;
+  if (m == "sws") return arc::trace::Method::SwS;
+  if (m == "swb") return arc::trace::Method::SwB;
+  if (m == "cub") return arc::trace::Method::Cub;
+  if (m == "adaptive") return arc::trace::Method::Adaptive;
   throw arc::Error("trace: unknown method '" + m + "'");
 }
 
-arc::trace::Instr to_instr(const DevInstr& d) {
+arc::trace::Instr to_instr(const DevInstr& d, const std::string& method) {
   arc::trace::Instr in;
   in.sm = d.sm;
   in.subcore = d.subcore;
@@ -35,6 +37,14 @@ arc::trace::Instr to_instr(const DevInstr& d) {
       in.value[l] = d.value[l];
     }
     if ((d.reduced >> l) & 1u) in.partial_sum[l] = d.psum[l];
+  }
+  if (d.reduced != 0 && method == "swb") in.flags |= arc::trace::kFlagTreeSum;
+  if (d.reduced != 0 && method == "adaptive") {
+    bool one_addr = true;
+    const uint32_t a0 = d.addr[__builtin_ctz(d.active)];
+    for (int l = 0; l < 32; ++l)
+      if (((d.active >> l) & 1u) && d.addr[l] != a0) one_addr = false;
+    if (one_addr) in.flags |= arc::trace::kFlagTreeSum;
   }
   return in;
 }
@@ -65,7 +75,7 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info,
   else if (info.method == "sws")
     h.metadata.emplace_back("reduce_order", "serial ascending lanes from the leader");
   arc::trace::Writer w(path, h);
-  for (const DevInstr& d : recs) w.write(to_instr(d));
+  for (const DevInstr& d : recs) w.write(to_instr(d, info.method));
   std::vector<uint32_t> words(final_buffer.size());
   if (!words.empty()) std::memcpy(words.data(), final_buffer.data(), 4 * words.size());
   w.finish(words);

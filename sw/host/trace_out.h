@@ -23,11 +23,15 @@ struct TraceInfo {
   std::vector<std::pair<std::string, std::string>> meta;
 };
 
-// Benchmark method name -> trace method (cub's and the tree sums are butterfly: sw-b).
+// Benchmark method name -> trace method (baseline, sw-s, sw-b, cub, adaptive).
 arc::trace::Method trace_method(const std::string& method);
 
-// One capture record -> one trace instruction (gap clamped to 32 bits with its flag).
-arc::trace::Instr to_instr(const DevInstr& d);
+// One capture record -> one trace instruction (gap clamped to 32 bits with its flag). With
+// the benchmark method, instructions whose partial sums the butterfly made get
+// kFlagTreeSum: every reduced SW-B instruction, and Adaptive's reduced instructions whose
+// active lanes all share one address (Adaptive's only butterfly case; its serial path runs
+// only when the lanes name several addresses). CUB's sums stay in CUB's (opaque) order.
+arc::trace::Instr to_instr(const DevInstr& d, const std::string& method = "");
 
 struct TraceStats {
   uint64_t instructions = 0, lanes = 0, bytes = 0;

@@ -95,26 +95,59 @@ using MethodC = std::integral_constant<arc::Method, M>;
 template <int V>
 using VecC = std::integral_constant<int, V>;
 
-// Calls f(MethodC<M>{}, VecC<V>{}) for the named method; vector widths 1 and 4.
-template <class F>
+// Calls f(MethodC<M>{}, VecC<O>{}) for the named method, O its arc::opts option word. The
+// combinations built (each one is a kernel instantiation per workload):
+//   every method x {scalar, float4, CAS loop, clamp}, Block only where kBlock (the workload
+//   calls reduce from every thread of the block with a block-uniform primitive);
+//   Baseline x {no-atomics (scalar, float4), empty-warp skip}; block-cas-clamp (the shader).
+template <bool kBlock = false, class F>
 void dispatch(const MethodSpec& m, F&& f) {
-  auto by_vec = [&](auto mc) {
-    if (m.vec == 1) f(mc, VecC<1>{});
-    else if (m.vec == 4) f(mc, VecC<4>{});
-    else throw arc::Error("method " + m.label() + ": only vector widths 1 and 4 are built");
+  using arc::AddOp;
+  const AddOp add = m.add == "cas" ? AddOp::Cas : m.add == "noatomic" ? AddOp::Racy : AddOp::Atomic;
+  const int want = arc::opts(m.vec, add, m.clamp, m.skip);
+  bool done = false;
+  auto one = [&](auto mc, auto oc) {
+    if (!done && decltype(oc)::value == want) f(mc, oc), done = true;
   };
-  if (m.name == "baseline") by_vec(MethodC<arc::Method::Baseline>{});
-  else if (m.name == "sws") by_vec(MethodC<arc::Method::SwS>{});
-  else if (m.name == "swb") by_vec(MethodC<arc::Method::SwB>{});
-  else if (m.name == "cub") by_vec(MethodC<arc::Method::Cub>{});
-  else if (m.name == "adaptive") by_vec(MethodC<arc::Method::Adaptive>{});
-  else throw arc::Error("unknown method " + m.name);
+  auto common = [&](auto mc) {
+    one(mc, VecC<arc::opts(1)>{});
+    one(mc, VecC<arc::opts(4)>{});
+    one(mc, VecC<arc::opts(1, AddOp::Cas)>{});
+    one(mc, VecC<arc::opts(1, AddOp::Atomic, true)>{});
+  };
+  if (m.name == "baseline") {
+    common(MethodC<arc::Method::Baseline>{});
+    one(MethodC<arc::Method::Baseline>{}, VecC<arc::opts(1, AddOp::Racy)>{});
+    one(MethodC<arc::Method::Baseline>{}, VecC<arc::opts(4, AddOp::Racy)>{});
+    one(MethodC<arc::Method::Baseline>{}, VecC<arc::opts(1, AddOp::Atomic, false, true)>{});
+  } else if (m.name == "sws") common(MethodC<arc::Method::SwS>{});
+  else if (m.name == "swb") common(MethodC<arc::Method::SwB>{});
+  else if (m.name == "cub") common(MethodC<arc::Method::Cub>{});
+  else if (m.name == "adaptive") common(MethodC<arc::Method::Adaptive>{});
+  else if (m.name == "block") {
+    if constexpr (kBlock) {
+      common(MethodC<arc::Method::Block>{});
+      one(MethodC<arc::Method::Block>{}, VecC<arc::opts(1, AddOp::Cas, true)>{});
+    }
+  } else {
+    throw arc::Error("unknown method " + m.name);
+  }
+  if (!done) throw arc::Error("method " + m.label() + " is not built for this workload");
 }
 
-// Same, scalar atomics only (trace capture).
+// Plain methods, scalar atomics only (trace capture; Block is not traceable).
 template <class F>
 void dispatch_scalar(const std::string& name, F&& f) {
-  dispatch(MethodSpec{name, 1}, [&](auto mc, auto) { f(mc); });
+  if (name == "block") throw arc::Error("trace: the block-level method is not traceable");
+  auto g = [&](auto mc) {
+    if constexpr (decltype(mc)::value != arc::Method::Block) f(mc);
+  };
+  if (name == "baseline") g(MethodC<arc::Method::Baseline>{});
+  else if (name == "sws") g(MethodC<arc::Method::SwS>{});
+  else if (name == "swb") g(MethodC<arc::Method::SwB>{});
+  else if (name == "cub") g(MethodC<arc::Method::Cub>{});
+  else if (name == "adaptive") g(MethodC<arc::Method::Adaptive>{});
+  else throw arc::Error("unknown method " + name);
 }
 
 inline unsigned div_up(unsigned a, unsigned b) { return (a + b - 1) / b; }

@@ -162,7 +162,7 @@ class GsWorkload final : public Workload {
 
   void backward(const MethodSpec& m, int thr) override {
     grad_.zero();
-    dispatch(m, [&](auto mc, auto vc) {
+    dispatch<true>(m, [&](auto mc, auto vc) {
       backward_kernel<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>
           <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                             conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),

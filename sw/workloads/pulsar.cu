@@ -139,7 +139,10 @@ class PulsarWorkload final : public Workload {
   std::string kernel_name() const override { return "pulsar::backward_kernel"; }
   std::string generator() const override { return SphereScene::kGenerator; }
   uint64_t seed() const override { return scene_.seed; }
-  bool supports(const MethodSpec& m) const override { return m.name != "swb" && m.name != "cub"; }
+  // Divergent: no convergent warps for SW-B/CUB, no convergent block for Block.
+  bool supports(const MethodSpec& m) const override {
+    return m.name != "swb" && m.name != "cub" && m.name != "block";
+  }
   std::vector<std::pair<std::string, std::string>> describe() const override {
     const auto c = cnt_.download();
     double s = 0;

@@ -111,7 +111,8 @@ class TexWorkload final : public Workload {
   std::string kernel_name() const override { return "tex::backward_kernel"; }
   std::string generator() const override { return TexScene::kGenerator; }
   uint64_t seed() const override { return scene_.seed; }
-  bool supports(const MethodSpec&) const override { return true; }
+  // Block needs one primitive per block; a tex block's lanes read many texels.
+  bool supports(const MethodSpec& m) const override { return m.name != "block"; }
   std::vector<std::pair<std::string, std::string>> describe() const override {
     size_t covered = 0;
     for (int py = 0; py < map_.h; ++py)

@@ -89,3 +89,27 @@ TEST(SwArgs, BadInputThrows) {
   }
   EXPECT_EQ(thrown, static_cast<int>(bad.size()));
 }
+
+// Issue 11's method options: block-level method, CAS loop, no-atomics bound, clamp, skip.
+TEST(SwArgs, MethodOptions) {
+  using arc::sw::MethodSpec;
+  using arc::sw::parse_method;
+  using arc::sw::parse_args;
+  const MethodSpec b = parse_method("block-cas-clamp");
+  EXPECT_EQ(b.name, "block");
+  EXPECT_EQ(b.add, "cas");
+  EXPECT_TRUE(b.clamp);
+  EXPECT_FALSE(b.skip);
+  EXPECT_EQ(b.label(), "block-cas-clamp");
+  const MethodSpec n = parse_method("baseline-v4-noatomic");
+  EXPECT_EQ(n.vec, 4);
+  EXPECT_TRUE(n.bound());
+  EXPECT_EQ(n.label(), "baseline-v4-noatomic");
+  EXPECT_EQ(parse_method("baseline-skip").label(), "baseline-skip");
+  EXPECT_FALSE(parse_method("swb-cas").bound());
+  for (const char* bad : {"sws-noatomic", "sws-skip", "sws-v4-cas", "block-clamp-cas", "sws-cas-cas", "swb-fast",
+                          "baseline-"}) {
+    EXPECT_THROW(parse_method(bad), arc::Error) << bad;
+  }
+  for (const char* bad : {"block", "sws-cas"}) EXPECT_THROW(parse_args({"--trace-method", bad}), arc::Error) << bad;
+}

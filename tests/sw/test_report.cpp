@@ -1,6 +1,8 @@
 // Benchmark reports: speedups from the baseline row, CSV and JSON content.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "report.h"
@@ -46,4 +48,38 @@ TEST(SwReport, CsvAndJson) {
   EXPECT_DOUBLE_EQ(j["rows"][1]["speedup_grad"].get<double>(), 2.0);
   const std::string t = to_table(r.rows);
   EXPECT_NE(t.find("sws"), std::string::npos);
+}
+
+// The no-atomics bound: its row is marked wrong-by-construction, and every row of the
+// workload gets its fraction of the way from Baseline to the bound.
+TEST(SwReport, FractionToNoAtomicsBound) {
+  std::vector<ResultRow> rows(4);
+  const char* m[4] = {"baseline", "swb", "baseline-noatomic", "sws"};
+  const double t[4] = {10.0, 4.0, 2.0, 12.0};
+  for (int i = 0; i < 4; ++i) {
+    rows[i].workload = "gs";
+    rows[i].method = m[i];
+    rows[i].grad_ms = t[i];
+    rows[i].fwd_ms = 1.0;
+  }
+  rows[2].bound = true;
+  ResultRow other;
+  other.workload = "tex";
+  other.method = "baseline";
+  other.grad_ms = 3.0;
+  rows.push_back(other);
+  fill_speedups(rows);
+  EXPECT_DOUBLE_EQ(rows[0].frac_to_bound, 0.0);
+  EXPECT_DOUBLE_EQ(rows[1].frac_to_bound, 0.75);
+  EXPECT_DOUBLE_EQ(rows[2].frac_to_bound, 1.0);
+  EXPECT_DOUBLE_EQ(rows[3].frac_to_bound, -0.25);
+  EXPECT_TRUE(std::isnan(rows[4].frac_to_bound));  // no bound row for tex
+  Report r;
+  r.rows = rows;
+  const auto j = nlohmann::json::parse(to_json(r));
+  EXPECT_TRUE(j["rows"][2]["no_atomics_bound"].get<bool>());
+  EXPECT_NE(j["rows"][2]["numerics"].get<std::string>().find("WRONG"), std::string::npos);
+  EXPECT_TRUE(j["rows"][4]["frac_to_bound"].is_null());
+  EXPECT_NE(to_csv(rows).find("WRONG-by-construction"), std::string::npos);
+  EXPECT_NE(to_table(rows).find("WRONG-by-construction"), std::string::npos);
 }

@@ -58,7 +58,8 @@ TEST(SwTraceOut, MethodNames) {
   EXPECT_EQ(trace_method("baseline"), arc::trace::Method::Baseline);
   EXPECT_EQ(trace_method("sws"), arc::trace::Method::SwS);
   EXPECT_EQ(trace_method("swb"), arc::trace::Method::SwB);
-  EXPECT_EQ(trace_method("cub"), arc::trace::Method::SwB);
+  EXPECT_EQ(trace_method("cub"), arc::trace::Method::Cub);
+  EXPECT_EQ(trace_method("adaptive"), arc::trace::Method::Adaptive);
   EXPECT_THROW(trace_method("x"), arc::Error);
 }
 
@@ -124,4 +125,20 @@ TEST(SwTraceOut, InvalidRecordIsRejected) {
   e.active = 0;
   EXPECT_THROW(write_capture(path, info, {e}, std::vector<float>(32)), arc::Error);
   std::remove(path.c_str());
+}
+
+// kFlagTreeSum: set where the butterfly made the partial sums (SW-B; Adaptive's uniform warps).
+TEST(TraceOut, TreeSumFlag) {
+  const arc::DevInstr multi = sample(1, 10);  // three addresses, two reduced groups
+  EXPECT_EQ(to_instr(multi, "sws").flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_EQ(to_instr(multi, "adaptive").flags & arc::trace::kFlagTreeSum, 0u);  // serial path
+  EXPECT_EQ(to_instr(multi, "cub").flags & arc::trace::kFlagTreeSum, 0u);      // CUB's own order
+  arc::DevInstr uni = multi;
+  for (int l = 0; l < 32; ++l) uni.addr[l] = 12;
+  uni.reduced = 1u;
+  EXPECT_NE(to_instr(uni, "adaptive").flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_NE(to_instr(uni, "swb").flags & arc::trace::kFlagTreeSum, 0u);
+  uni.reduced = 0;  // per-lane atomics: no sums, no flag
+  EXPECT_EQ(to_instr(uni, "adaptive").flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_EQ(to_instr(uni, "swb").flags & arc::trace::kFlagTreeSum, 0u);
 }

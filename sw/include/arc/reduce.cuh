@@ -17,9 +17,28 @@
 //   Cub       cub::WarpReduce<float>::Sum (CCCL) under the same eligibility as SwB.
 //   Adaptive  no threshold: chooses per warp from the observed match pattern (see below):
 //             per-lane atomics, butterfly, or serial sums of the groups worth reducing.
-// kVec (sm_90 only): the final atomics go out as float4 (kVec = 4) or float2 (kVec = 2)
-// vector atomicAdd; stride and the buffer must be aligned to kVec floats, and NP is padded
-// with zero adds up to a multiple of kVec.
+//   Block     (issue 11; the 3DGS backward shader of the seeds) block-level shared-memory
+//             binary tree: every thread of the block writes its values to shared memory,
+//             log2(threads) rounds of `buf[t] += buf[t + stride]` with a __syncthreads()
+//             after each, then thread 0 sends one atomic per parameter. Needs EVERY thread
+//             of the block to call (barriers), a power-of-two block of <= kBlockMax threads,
+//             and one primitive for all active lanes of the block (a tile's Gaussian); a
+//             call whose active lanes name several primitives falls back to per-lane atomics
+//             (block-uniform decision), a call with no active lane returns after one barrier.
+//             Not traceable (the trace format is warp-level).
+// kOpt: the last template argument is an option word, made by arc::opts(...): its low bits
+// are the vector width (so plain 1 / 4 keep meaning scalar / float4 atomics), then
+//   AddOp::Atomic  atomicAdd (default);
+//   AddOp::Cas     a compare-and-swap loop on the float's bits (the shader's atomicAccumulate:
+//                  zero adds skipped), for targets without float atomics; always scalar;
+//   AddOp::Racy    plain load-add-store: NO ATOMICITY, the result is wrong by construction
+//                  under contention. A timing bound only (the no-atomics bound);
+//   kClamp         each value clamped to [-10, 10] before any reduction (the shader's clamp);
+//   kSkip          the empty-warp skip (ballot + popc) for Baseline, the only method without
+//                  it (every other method already returns early on an empty ballot).
+// Vector width (sm_90 only): the final atomics go out as float4 (vec = 4) or float2 (vec = 2)
+// vector atomicAdd; stride and the buffer must be aligned to vec floats, and NP is padded
+// with zero adds up to a multiple of vec.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -27,9 +46,23 @@
 
 namespace arc {
 
-enum class Method : int { Baseline = 0, SwS = 1, SwB = 2, Cub = 3, Adaptive = 4 };
+enum class Method : int { Baseline = 0, SwS = 1, SwB = 2, Cub = 3, Adaptive = 4, Block = 5 };
 
 constexpr unsigned kFullMask = 0xffffffffu;
+constexpr int kBlockMax = 256;  // Method::Block: largest block (shared buffer NP x kBlockMax)
+constexpr float kClampAbs = 10.0f;
+
+enum class AddOp : int { Atomic = 0, Cas = 1, Racy = 2 };
+constexpr int kClamp = 1 << 8;
+constexpr int kSkip = 1 << 9;
+// The option word of reduce's kOpt argument.
+constexpr int opts(int vec, AddOp add = AddOp::Atomic, bool clamp = false, bool skip = false) {
+  return vec | (static_cast<int>(add) << 4) | (clamp ? kClamp : 0) | (skip ? kSkip : 0);
+}
+constexpr int opt_vec(int o) { return o & 7; }
+constexpr AddOp opt_add(int o) { return static_cast<AddOp>((o >> 4) & 3); }
+constexpr bool opt_clamp(int o) { return (o & kClamp) != 0; }
+constexpr bool opt_skip(int o) { return (o & kSkip) != 0; }
 
 __device__ __forceinline__ unsigned lane_id() {
   unsigned l;
@@ -49,15 +82,48 @@ struct NoTrace {
 
 namespace detail {
 
-// Per-lane atomics for NP values at p (optionally as vector atomics).
-template <int NP, int kVec>
+// Float add by compare-and-swap on the word's bits (the shader's atomicAccumulate).
+__device__ __forceinline__ void cas_add(float* a, float v) {
+  if (v == 0.0f) return;
+  unsigned* const u = reinterpret_cast<unsigned*>(a);
+  unsigned old = *reinterpret_cast<volatile unsigned*>(u);
+  for (;;) {
+    const unsigned assumed = old;
+    old = atomicCAS(u, assumed, __float_as_uint(__fadd_rn(__uint_as_float(assumed), v)));
+    if (old == assumed) break;
+  }
+}
+
+// Per-lane updates for NP values at p: atomics (optionally vector), CAS loops, or racy adds.
+template <int NP, int kOpt>
 __device__ __forceinline__ void emit(float* p, const float (&v)[NP]) {
-  if constexpr (kVec == 1) {
+  constexpr int kVec = opt_vec(kOpt);
+  constexpr AddOp kAdd = opt_add(kOpt);
+  static_assert(kVec == 1 || kVec == 2 || kVec == 4, "vector width is 1, 2 or 4");
+  if constexpr (kAdd == AddOp::Cas) {
+#pragma unroll
+    for (int i = 0; i < NP; ++i) cas_add(p + i, v[i]);
+  } else if constexpr (kAdd == AddOp::Racy) {
+    // The no-atomics bound: plain read-modify-write, lost updates under contention.
+    if constexpr (kVec == 4) {
+      constexpr int kChunks = (NP + 3) / 4;
+#pragma unroll
+      for (int c = 0; c < kChunks; ++c) {
+        auto at = [&](int i) { return c * 4 + i < NP ? v[c * 4 + i] : 0.0f; };
+        float4* q = reinterpret_cast<float4*>(p) + c;
+        float4 x = *q;
+        x.x += at(0), x.y += at(1), x.z += at(2), x.w += at(3);
+        *q = x;
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < NP; ++i) p[i] += v[i];
+    }
+  } else if constexpr (kVec == 1) {
 #pragma unroll
     for (int i = 0; i < NP; ++i) atomicAdd(p + i, v[i]);
   } else {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    static_assert(kVec == 2 || kVec == 4, "kVec is 1, 2 or 4");
     constexpr int kChunks = (NP + kVec - 1) / kVec;
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
@@ -124,31 +190,96 @@ __device__ __forceinline__ void trace_all(Rec& rec, unsigned calling, unsigned a
 
 // After a full-warp tree (inactive lanes added zeros) lane 0 holds the sum and sends it.
 // When tracing, the sum moves to the lowest active lane, which the trace names as leader.
-template <int NP, int kVec, class Rec>
+template <int NP, int kOpt, class Rec>
 __device__ __forceinline__ void tree_finish(Rec& rec, unsigned act, bool active, uint32_t base,
                                             const float (&v)[NP], float (&acc)[NP], float* p) {
   const int first = __ffs(act) - 1;
   if constexpr (std::is_same_v<Rec, NoTrace>) {
-    if (lane_id() == 0) emit<NP, kVec>(p, acc);
+    if (lane_id() == 0) emit<NP, kOpt>(p, acc);
   } else {
 #pragma unroll
     for (int i = 0; i < NP; ++i) acc[i] = __shfl_sync(kFullMask, acc[i], 0);
     trace_all<NP>(rec, kFullMask, act, active, base, v, 1u << first, acc);
-    if (static_cast<int>(lane_id()) == first) emit<NP, kVec>(p, acc);
+    if (static_cast<int>(lane_id()) == first) emit<NP, kOpt>(p, acc);
+  }
+}
+
+// Method::Block, after the caller's values are clamped (see the header comment).
+template <int NP, int kOpt>
+__device__ __forceinline__ void block_reduce(bool active, int prim, float* grad, int stride, const float (&v)[NP]) {
+  __shared__ float s_buf[NP][kBlockMax];
+  __shared__ int s_wprim[kBlockMax / 32];
+  __shared__ int s_wstate[kBlockMax / 32];  // 0 no active lane, 1 one primitive, 2 several
+  const int tid = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+  const int nthr = static_cast<int>(blockDim.x * blockDim.y * blockDim.z);
+  if (nthr > kBlockMax || (nthr & (nthr - 1)) != 0 || (nthr & 31) != 0) __trap();
+  const unsigned act = __ballot_sync(kFullMask, active);
+  const int first = act ? __ffs(act) - 1 : 0;
+  const int p0 = __shfl_sync(kFullMask, prim, first);
+  const bool same = __all_sync(kFullMask, !active || prim == p0);
+  // The previous call's readers of the shared state are done past this barrier.
+  __syncthreads();
+  if (lane_id() == 0) {
+    s_wprim[tid / 32] = p0;
+    s_wstate[tid / 32] = act == 0 ? 0 : same ? 1 : 2;
+  }
+#pragma unroll
+  for (int i = 0; i < NP; ++i) s_buf[i][tid] = active ? v[i] : 0.0f;
+  __syncthreads();
+  // Every thread reads the same words: a block-uniform decision.
+  bool any = false, uniform = true;
+  int bprim = 0;
+  for (int w = 0; w < nthr / 32; ++w) {
+    const int st = s_wstate[w];
+    if (st == 0) continue;
+    if (st == 2 || (any && s_wprim[w] != bprim)) uniform = false;
+    if (!any) any = true, bprim = s_wprim[w];
+  }
+  if (!any) return;  // the empty-block skip
+  if (!uniform) {
+    if (active) emit<NP, kOpt>(grad + static_cast<int64_t>(prim) * stride, v);
+    return;
+  }
+  for (int st = nthr / 2; st > 0; st >>= 1) {
+    if (tid < st) {
+#pragma unroll
+      for (int i = 0; i < NP; ++i) s_buf[i][tid] = __fadd_rn(s_buf[i][tid], s_buf[i][tid + st]);
+    }
+    __syncthreads();
+  }
+  if (tid == 0) {
+    float sum[NP];
+#pragma unroll
+    for (int i = 0; i < NP; ++i) sum[i] = s_buf[i][0];
+    emit<NP, kOpt>(grad + static_cast<int64_t>(bprim) * stride, sum);
   }
 }
 
 }  // namespace detail
 
-template <Method M, int NP, int kVec = 1, class Rec = NoTrace>
+template <Method M, int NP, int kOpt = 1, class Rec = NoTrace>
 __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int stride,
-                                       const float (&val)[NP], int threshold, Rec& rec,
+                                       const float (&val_in)[NP], int threshold, Rec& rec,
                                        unsigned mask = kFullMask) {
   constexpr bool kTracing = !std::is_same_v<Rec, NoTrace>;
+  constexpr int kVec = opt_vec(kOpt);
+  float val[NP];
+#pragma unroll
+  for (int i = 0; i < NP; ++i)
+    val[i] = opt_clamp(kOpt) ? fminf(fmaxf(val_in[i], -kClampAbs), kClampAbs) : val_in[i];
   float* const p = grad + static_cast<int64_t>(prim) * stride;
+  if constexpr (M == Method::Block) {
+    static_assert(!kTracing, "Method::Block is not traceable (the trace format is warp-level)");
+    detail::block_reduce<NP, kOpt>(active, prim, grad, stride, val);
+    return;
+  }
   if constexpr (M == Method::Baseline && !kTracing) {
-    // Exactly the reference kernels' code: no warp collective at all.
-    if (active) detail::emit<NP, kVec>(p, val);
+    // Exactly the reference kernels' code: no warp collective at all (unless kSkip asks for
+    // the empty-warp skip: ballot + popc, then the same per-lane updates).
+    if constexpr (opt_skip(kOpt)) {
+      if (__popc(__ballot_sync(mask, active)) == 0) return;
+    }
+    if (active) detail::emit<NP, kOpt>(p, val);
     return;
   }
   const uint32_t base = static_cast<uint32_t>(prim) * static_cast<uint32_t>(stride);
@@ -161,7 +292,7 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
 
   if constexpr (M == Method::Baseline) {
     detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
-    if (active) detail::emit<NP, kVec>(p, acc);
+    if (active) detail::emit<NP, kOpt>(p, acc);
 
   } else if constexpr (M == Method::SwS) {
     if (!active) return;
@@ -171,7 +302,7 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     const bool leader = static_cast<int>(lane) == __ffs(grp) - 1;
     const unsigned reduced = __ballot_sync(act, reduce_here && leader);
     detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);
-    if (!reduce_here || leader) detail::emit<NP, kVec>(p, acc);
+    if (!reduce_here || leader) detail::emit<NP, kOpt>(p, acc);
 
   } else if constexpr (M == Method::SwB || M == Method::Cub) {
     const int first = __ffs(act) - 1;
@@ -180,10 +311,10 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     if (mask == kFullMask && same && __popc(act) >= threshold && __popc(act) > 1) {
       if constexpr (M == Method::SwB) detail::butterfly_sum<NP>(acc);
       else detail::cub_sum<NP>(acc);
-      detail::tree_finish<NP, kVec>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
+      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
     } else {
       detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
-      if (active) detail::emit<NP, kVec>(p, acc);
+      if (active) detail::emit<NP, kOpt>(p, acc);
     }
 
   } else {  // Adaptive
@@ -211,10 +342,10 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     if (same) {
       if ((n - 1) * kReq > 5 * NP && mask == kFullMask) {
         detail::butterfly_sum<NP>(acc);
-        detail::tree_finish<NP, kVec>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
+        detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
       } else {
         detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
-        if (active) detail::emit<NP, kVec>(p, acc);
+        if (active) detail::emit<NP, kOpt>(p, acc);
       }
       return;
     }
@@ -227,7 +358,7 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     if (reduce_here) detail::serial_sum<NP>(grp, acc);
     const unsigned reduced = __ballot_sync(act, reduce_here && leader);
     detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);
-    if (!reduce_here || leader) detail::emit<NP, kVec>(p, acc);
+    if (!reduce_here || leader) detail::emit<NP, kOpt>(p, acc);
   }
 }
 
