@@ -7,6 +7,8 @@
 #include <systemc>
 
 #include <cstdint>
+#include <map>
+#include <vector>
 
 namespace arc::sim {
 
@@ -22,28 +24,52 @@ inline sc_core::sc_time cycles(Cycle n) { return sc_core::sc_time::from_value(n 
 
 inline Cycle now_cycle() { return sc_core::sc_time_stamp().value() / ticks_per_cycle(); }
 
-// A module's wake-up event. at(c) asks for a run at absolute cycle c; an earlier pending
-// request wins (sc_event keeps the earliest notification) and a request at or after a pending
-// future one is dropped before it reaches the SystemC kernel's timed queue. A module
-// recomputes its next wake from its own state every time it runs, so over-asking is harmless.
+class Calendar;
+
+// A module's wake-up event. at(c) asks for a run at absolute cycle c. A request at or after a
+// pending future one is dropped; a module recomputes its next wake from its own state every
+// time it runs, so over-asking is harmless. Future requests go to the model's Calendar (one
+// SystemC timed event for the whole model) rather than each into the kernel's timed queue.
 class Wake {
  public:
   sc_core::sc_event ev;
-  void at(Cycle c) {
-    if (c == kNever) return;
-    const Cycle now = now_cycle();
-    if (c <= now) {
-      pending_ = 0;  // a delta notification cancels any timed one
-      ev.notify(sc_core::SC_ZERO_TIME);
-      return;
-    }
-    if (pending_ > now && pending_ <= c) return;
-    pending_ = c;
-    ev.notify(cycles(c - now));
-  }
+  void at(Cycle c);
 
  private:
+  friend class Calendar;
   Cycle pending_ = 0;
 };
+
+// Calendar: the model's wake-up book. Holds (cycle -> modules) and one timed event for its
+// earliest cycle; when that cycle comes it notifies each due module's event for the same
+// cycle (a delta notification). Cost per wake: one map insert instead of a heap operation
+// over every module's timed event. One per process (one GpuModel per process).
+class Calendar : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Calendar);
+  explicit Calendar(sc_core::sc_module_name name);
+  ~Calendar() override;
+  static Calendar* instance();
+  void add(Wake* w, Cycle c);
+
+ private:
+  void fire();
+  sc_core::sc_event ev_;
+  std::map<Cycle, std::vector<Wake*>> due_;
+  Cycle armed_ = kNever;
+};
+
+inline void Wake::at(Cycle c) {
+  if (c == kNever) return;
+  const Cycle now = now_cycle();
+  if (c <= now) {
+    ev.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  if (pending_ > now && pending_ <= c) return;
+  pending_ = c;
+  if (Calendar* cal = Calendar::instance()) cal->add(this, c);
+  else ev.notify(cycles(c - now));
+}
 
 }  // namespace arc::sim

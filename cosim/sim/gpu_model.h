@@ -36,6 +36,7 @@ class GpuModel : public sc_core::sc_module {
 
  private:
   RunSpec spec_;
+  Calendar calendar_{"calendar"};  // first: every module's wake-ups go through it
   Stats stats_;
   golden::MemoryImage image_;
   CommitLog log_;
