@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "error.h"
 #include "subcommand.h"
@@ -36,10 +37,28 @@ int main(int argc, char** argv) {
   std::stable_sort(entries.begin(), entries.end(),
                    [](const auto& a, const auto& b) { return a.order < b.order; });
   for (const auto& e : entries) e.setup(app);
+  std::string known;
+  bool listed = false;
+  for (const auto* sub : app.get_subcommands({})) {
+    known += (known.empty() ? "" : ", ") + sub->get_name();
+    listed |= argc > 1 && sub->check_name(argv[1]);
+  }
+  if (argc > 1 && argv[1][0] != '-' && !listed) {
+    std::fprintf(stderr, "arcsim: error: unknown subcommand '%s' (known: %s)\n", argv[1], known.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // Unknown flag, missing or invalid value: one line naming it, then where to look.
+    std::fprintf(stderr, "arcsim: error: %s (see 'arcsim --help')\n", e.what());
+    return 2;
   } catch (const arc::Error& e) {
     std::fprintf(stderr, "arcsim: error: %s\n", e.what());
     return 2;
