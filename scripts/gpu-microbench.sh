@@ -13,7 +13,7 @@ cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
 build=${ARCSIM_BUILD_DIR:-$root/build-microbench}
 mkdir -p "$build"
 bin=$build/arc_microbench
-"$nvcc" -O3 -std=c++17 -arch=sm_90 -I"$root/sw/include" -Xptxas -v -o "$bin" \
+"$nvcc" -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I"$root/sw/include" -Xptxas -v -o "$bin" \
   "$root/sw/microbench/atomics.cu" > "$build/ptxas.txt" 2>&1 || { cat "$build/ptxas.txt"; exit 1; }
 
 q=name,driver_version,pstate,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,temperature.gpu
