@@ -45,9 +45,13 @@ Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) cons
   wi.addr = in.addr;
   wi.value = in.value;
   Packet p;
-  for (const golden::Group& g : golden::match_addresses(wi)) {
+  const auto groups = golden::match_addresses(wi);
+  // SW-B (sw/include/arc/reduce.cuh) reduces only a uniform warp: every active lane on one
+  // address. A warp with several addresses sends per-lane atomics; SW-S reduces each group.
+  const bool eligible = setup_.mode == Mode::SwS || groups.size() == 1;
+  for (const golden::Group& g : groups) {
     const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
-    if (n >= setup_.threshold && n > 1) {
+    if (eligible && n >= setup_.threshold && n > 1) {
       uint32_t sum;
       if (setup_.mode == Mode::SwS) {
         sum = golden::serial_sum(wi, g.lane_mask, setup_.sw_ftz);

@@ -158,8 +158,45 @@ TEST(SimBehaviour, SchedulerModesAndBackPressureDoWhatTheySay) {
               static_cast<unsigned long long>(dyn.stats.total_cycles));
 }
 
+// Requests to L2 that ARC-SW sends for a trace, counted from the golden groups alone:
+// SW-S reduces every group of >= T (> 1) lanes; SW-B only a warp whose active lanes all share
+// one address (reduce.cuh), otherwise it sends one atomic per lane.
+uint64_t expected_sw_requests(const trace::Trace& t, Mode mode, uint32_t threshold) {
+  uint64_t n = 0;
+  for (const auto& in : t.instrs) {
+    golden::WarpInstr wi;
+    wi.active_mask = in.active_mask;
+    wi.addr = in.addr;
+    const auto groups = golden::match_addresses(wi);
+    for (const auto& g : groups) {
+      const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
+      const bool reduce = (mode == Mode::SwS || groups.size() == 1) && lanes >= threshold && lanes > 1;
+      n += reduce ? 1 : lanes;
+    }
+  }
+  return n;
+}
+
+TEST(SimBehaviour, SwBReducesOnlyUniformWarpsSwSEveryGroup) {
+  const trace::Trace t = synthetic("swb-uniform", hot(1500, 41));  // mixed: some warps use k addresses
+  RunSpec s = small_gpu();
+  s.mode = Mode::SwS;
+  const RunResult sws = run_isolated(s, t);
+  s.mode = Mode::SwB;
+  const RunResult swb = run_isolated(s, t);
+  const uint64_t want_sws = expected_sw_requests(t, Mode::SwS, s.threshold);
+  const uint64_t want_swb = expected_sw_requests(t, Mode::SwB, s.threshold);
+  EXPECT_EQ(sws.stats.requests_to_l2, want_sws);
+  EXPECT_EQ(swb.stats.requests_to_l2, want_swb);
+  EXPECT_GT(want_swb, want_sws) << "the mixed trace must hold warps SW-B cannot reduce";
+  std::printf("sim sw-b vs sw-s: %llu vs %llu requests to L2\n", static_cast<unsigned long long>(want_swb),
+              static_cast<unsigned long long>(want_sws));
+}
+
 TEST(SimBehaviour, SwOverheadIsChargedAsIssueCycles) {
-  const trace::Trace t = synthetic("swcost", hot(1500, 31));
+  auto g = hot(1500, 31);
+  g.sharing = tracegen::Sharing::Same;  // uniform warps: SW-B and SW-S reduce the same groups
+  const trace::Trace t = synthetic("swcost", g);
   RunSpec s = small_gpu();
   s.gpu.sw_overhead = 40;
   s.mode = Mode::SwB;
