@@ -2,7 +2,7 @@
 // (issue 9 validation: the captured clock64 gaps include the recorder's own cost and the time
 // the warp stalled on the GPU's atomics; scripts/validate_capture.sh rescales them so that the
 // gaps add up to the measured no-atomics bound). Factor 0 = atomics only.
-// Build: see scripts/validate_capture.sh (links cosim/trace's arc_trace and arc_common).
+// Build: cmake --build build --target trace_regap (links arc_trace and arc_common).
 // Usage: trace_regap IN OUT FACTOR
 #include <cmath>
 #include <cstdio>
