@@ -55,6 +55,16 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    // 'arcsim --bogus', 'arcsim trace inspect': CLI11 reports the missing subcommand (or a
+    // missing required flag) before the word it did not know; name that word instead.
+    const auto extra = app.remaining(true);
+    if (!extra.empty()) {
+      std::fprintf(stderr, "arcsim: error: unknown subcommand or flag '%s' (see 'arcsim --help')\n", extra.front().c_str());
+      return 2;
+    }
+    std::fprintf(stderr, "arcsim: error: %s (see 'arcsim --help')\n", e.what());
+    return 2;
   } catch (const CLI::ParseError& e) {
     // Unknown flag, missing or invalid value: one line naming it, then where to look.
     std::fprintf(stderr, "arcsim: error: %s (see 'arcsim --help')\n", e.what());
