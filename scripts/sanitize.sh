@@ -28,4 +28,5 @@ export ARCSIM_RTL_TIMING_VECTORS=${ARCSIM_RTL_TIMING_VECTORS:-20000}
 # shellcheck source=sanitize.supp
 source "$root/scripts/sanitize.supp"
 cd "$build"
-ctest --output-on-failure -j "$jobs" "$@"
+# ARCSIM_SANITIZE_EXCLUDE (set in sanitize.supp): the tests excluded here, and why.
+ctest --output-on-failure -j "$jobs" -E "$ARCSIM_SANITIZE_EXCLUDE" "$@"
