@@ -49,3 +49,23 @@ function(arcsim_verilate_model lib)
   verilate(${lib} ${sc} TRACE_FST PREFIX ${V_PREFIX} TOP_MODULE ${V_TOP}
     SOURCES ${ARCSIM_RTL_DIR}/${V_TOP}.sv VERILATOR_ARGS ${args})
 endfunction()
+
+# ARCSIM_PLOT_PYTHON: a Python that can import matplotlib, for the plotting scripts the CLI
+# runs. Debian's python3-matplotlib lives under /usr/bin/python3, which a pyenv shim earlier on
+# PATH may hide, so both are tried; found once here for every folder.
+function(arcsim_find_plot_python)
+  set(found "")
+  foreach(py IN ITEMS "${Python3_EXECUTABLE}" /usr/bin/python3)
+    if(NOT found AND EXISTS "${py}")
+      execute_process(COMMAND "${py}" -c "import matplotlib" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+      if(rc EQUAL 0)
+        set(found "${py}")
+      endif()
+    endif()
+  endforeach()
+  if(NOT found)
+    message(STATUS "arcsim: no Python with matplotlib; the --plot options will report it")
+    set(found /usr/bin/python3)
+  endif()
+  set(ARCSIM_PLOT_PYTHON "${found}" PARENT_SCOPE)
+endfunction()
