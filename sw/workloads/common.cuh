@@ -12,6 +12,7 @@
 #include "arc/trace_rec.cuh"
 #include "args.h"
 #include "error.h"
+#include "workload.h"
 
 namespace arc::sw {
 
@@ -63,6 +64,32 @@ class DevBuf {
   }
   T* p_ = nullptr;
   size_t n_ = 0, cap_ = 0;
+};
+
+// The device side of one trace capture: the record buffer (cap records), the counter of
+// records the kernel asked to write and the per-warp state, all zeroed; finish() waits for the
+// kernel and collects what it wrote together with the gradient buffer.
+class CaptureBuffers {
+ public:
+  CaptureBuffers(uint64_t cap, size_t warps) : recs_(cap), count_(1), warps_(warps), cap_(cap) {
+    count_.zero();
+    warps_.zero();
+  }
+  arc::TraceBuffers trace() const { return {recs_.get(), count_.get(), warps_.get(), cap_}; }
+  CaptureResult finish(const DevBuf<float>& grad) const {
+    ARC_CUDA(cudaDeviceSynchronize());
+    CaptureResult r;
+    r.asked = count_.download()[0];
+    r.recs = recs_.download(std::min<uint64_t>(r.asked, cap_));
+    r.grads = grad.download();
+    return r;
+  }
+
+ private:
+  DevBuf<DevInstr> recs_;
+  DevBuf<unsigned long long> count_;
+  DevBuf<DevWarpState> warps_;
+  uint64_t cap_;
 };
 
 class EventTimer {

@@ -175,12 +175,8 @@ class GsWorkload final : public Workload {
 
   CaptureResult capture(const std::string& method, int thr, uint64_t cap) override {
     const size_t warps = static_cast<size_t>(tiles_x_) * tiles_y_ * (kBlock / 32);
-    DevBuf<DevInstr> recs(cap);
-    DevBuf<unsigned long long> count(1);
-    DevBuf<DevWarpState> ws(warps);
-    count.zero();
-    ws.zero();
-    arc::TraceBuffers tb{recs.get(), count.get(), ws.get(), cap};
+    const CaptureBuffers cb(cap, warps);
+    const arc::TraceBuffers tb = cb.trace();
     grad_.zero();
     dispatch_scalar(method, [&](auto mc) {
       backward_kernel<decltype(mc)::value, 1, arc::DevTrace>
@@ -189,12 +185,7 @@ class GsWorkload final : public Workload {
                                             dldp_.get(), grad_.get(), thr, tb);
     });
     ARC_LAUNCH();
-    ARC_CUDA(cudaDeviceSynchronize());
-    CaptureResult r;
-    r.asked = count.download()[0];
-    r.recs = recs.download(std::min<uint64_t>(r.asked, cap));
-    r.grads = grad_.download();
-    return r;
+    return cb.finish(grad_);
   }
 
   double fd_check(std::string& detail) override;

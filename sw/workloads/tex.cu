@@ -145,20 +145,11 @@ class TexWorkload final : public Workload {
   std::vector<float> grads() const override { return grad_.download(); }
   CaptureResult capture(const std::string& method, int thr, uint64_t cap) override {
     const size_t warps = static_cast<size_t>(tiles_x_) * tiles_y_ * (kBlock / 32);
-    DevBuf<DevInstr> recs(cap);
-    DevBuf<unsigned long long> count(1);
-    DevBuf<DevWarpState> ws(warps);
-    count.zero();
-    ws.zero();
+    const CaptureBuffers cb(cap, warps);
     grad_.zero();
-    const arc::TraceBuffers tb{recs.get(), count.get(), ws.get(), cap};
+    const arc::TraceBuffers tb = cb.trace();
     dispatch_scalar(method, [&](auto mc) { launch<decltype(mc)::value, 1, arc::DevTrace>(thr, tb); });
-    ARC_CUDA(cudaDeviceSynchronize());
-    CaptureResult r;
-    r.asked = count.download()[0];
-    r.recs = recs.download(std::min<uint64_t>(r.asked, cap));
-    r.grads = grad_.download();
-    return r;
+    return cb.finish(grad_);
   }
   double fd_check(std::string& detail) override {
     forward();
