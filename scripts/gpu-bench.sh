@@ -50,7 +50,7 @@ else
 fi
 
 # 3. Finite differences (tiny scenes) + the benchmark at full size.
-# Issue 11 adds: the block-level tree (block*, gs only), CAS-loop adds (*-cas), gradient
+# Issue 11 adds: the block-level tree (block*; pulsar walks its tile list for it, tex falls back where a block names several texels), CAS-loop adds (*-cas), gradient
 # clamping (*-clamp; checked against clamped Baseline), Baseline with the empty-warp skip, and
 # the no-atomics bound (baseline-noatomic*: racy plain adds, a timing bound whose gradients are
 # WRONG by construction; never checked, labelled in every table).

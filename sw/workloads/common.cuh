@@ -125,7 +125,7 @@ using VecC = std::integral_constant<int, V>;
 // Calls f(MethodC<M>{}, VecC<O>{}) for the named method, O its arc::opts option word. The
 // combinations built (each one is a kernel instantiation per workload):
 //   every method x {scalar, float4, CAS loop, clamp}, Block only where kBlock (the workload
-//   calls reduce from every thread of the block with a block-uniform primitive);
+//   calls reduce from every thread of the block: the barriers need them all);
 //   Baseline x {no-atomics (scalar, float4), empty-warp skip}; block-cas-clamp (the shader).
 template <bool kBlock = false, class F>
 void dispatch(const MethodSpec& m, F&& f) {

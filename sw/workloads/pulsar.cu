@@ -2,7 +2,9 @@
 // keeps its own list of the K front-most spheres covering it and blends them with
 // depth-weighted, normalised weights. The backward loop runs over each pixel's own list, so
 // lanes of a warp diverge (different list lengths, different spheres at one step): reduce is
-// called with __activemask(), and SW-B / CUB (which need the whole warp) do not apply.
+// called with __activemask(), and SW-B / CUB (which need the whole warp) do not apply. The
+// block-level method walks the tile list instead (backward_block_kernel).
+#include <algorithm>
 #include <cmath>
 
 #include "binning.cuh"
@@ -112,6 +114,58 @@ __global__ void __launch_bounds__(kBlock, 6) backward_kernel(int tiles_x, Cam ca
   }
 }
 
+// Method::Block: the block-level tree needs every thread of the block at each call and one
+// primitive per call, which the per-pixel loop above gives neither of. So the block walks its
+// tile's depth-sorted list together (as the 3DGS shader walks a tile's Gaussians): a pixel's
+// own list is a subsequence of the tile list (render keeps covering spheres in list order), so
+// at entry k the lanes whose next own sphere is list[k] contribute, the others send zeros. The
+// walk stops once every pixel of the block has used its list (__syncthreads_or). Same
+// contributions as backward_kernel, summed in another order.
+template <int V>
+__global__ void __launch_bounds__(kBlock, 6) backward_block_kernel(const uint2* ranges, const uint32_t* list,
+                                                                int tiles_x, Cam cam, const float* params,
+                                                                const float* color, const int* ids, const int* cnt,
+                                                                const float* out, const float* sum_w,
+                                                                const float* dldp, float* grad) {
+  const int tile = blockIdx.x;
+  const int px = (tile % tiles_x) * kTile + threadIdx.x % kTile, py = (tile / tiles_x) * kTile + threadIdx.x / kTile;
+  const bool inside = px < cam.w && py < cam.h;  // outside pixels still call (barriers)
+  const int pix = inside ? py * cam.w + px : 0;
+  const int n = inside ? cnt[pix] : 0;
+  const float S = inside ? sum_w[pix] : 1.0f;
+  float C[3] = {0, 0, 0}, dL[3] = {0, 0, 0};
+  if (inside)
+    for (int ch = 0; ch < 3; ++ch) C[ch] = out[3 * pix + ch], dL[ch] = dldp[3 * pix + ch];
+  const uint2 range = ranges[tile];
+  int j = 0;  // this pixel's next own sphere
+  for (uint32_t k = range.x; k < range.y && __syncthreads_or(j < n); ++k) {
+    const int id = static_cast<int>(list[k]);
+    const bool active = j < n && ids[pix * kK + j] == id;
+    float g[kNP] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (active) {
+      ++j;
+      const float* p = params + 5 * id;
+      float q, e;
+      const float w = weight(p, static_cast<float>(px), static_cast<float>(py), q, e);
+      float gw = 0.0f;
+      for (int ch = 0; ch < 3; ++ch) {
+        gw += dL[ch] * (color[3 * id + ch] - C[ch]);
+        g[5 + ch] = dL[ch] * w / S;
+      }
+      gw /= S;
+      const float dx = px - p[0], dy = py - p[1], r2 = p[2] * p[2];
+      const float dw_dq = -p[4] * e;
+      g[0] = gw * dw_dq * (-2.0f * dx / r2);
+      g[1] = gw * dw_dq * (-2.0f * dy / r2);
+      g[2] = gw * dw_dq * (-2.0f * q / p[2]);
+      g[3] = gw * (-w / kGamma);
+      g[4] = gw * (1.0f - q) * e;
+    }
+    arc::NoTrace rec;
+    arc::reduce<arc::Method::Block, kNP, V>(active, id, grad, kStride, g, 0, rec);
+  }
+}
+
 namespace {
 
 class PulsarWorkload final : public Workload {
@@ -139,20 +193,54 @@ class PulsarWorkload final : public Workload {
   std::string kernel_name() const override { return "pulsar::backward_kernel"; }
   std::string generator() const override { return SphereScene::kGenerator; }
   uint64_t seed() const override { return scene_.seed; }
-  // Divergent: no convergent warps for SW-B/CUB, no convergent block for Block.
-  bool supports(const MethodSpec& m) const override {
-    return m.name != "swb" && m.name != "cub" && m.name != "block";
-  }
+  // Divergent: no convergent warps for SW-B/CUB. Block runs its own tile-list walk
+  // (backward_block_kernel).
+  bool supports(const MethodSpec& m) const override { return m.name != "swb" && m.name != "cub"; }
   std::vector<std::pair<std::string, std::string>> describe() const override {
     const auto c = cnt_.download();
     double s = 0;
     for (int v : c) s += v;
+    // The block-level walk (backward_block_kernel): per tile, the list entries it steps
+    // through (up to the last one some pixel uses) and the entries some pixel uses (the
+    // calls that reduce; the others return after the empty-block check).
+    const size_t tiles = static_cast<size_t>(tiles_x_) * tiles_y_;
+    std::vector<uint2> ranges(tiles);
+    std::vector<uint32_t> list(binner_.entries());
+    ARC_CUDA(cudaMemcpy(ranges.data(), binner_.ranges(), tiles * sizeof(uint2), cudaMemcpyDeviceToHost));
+    ARC_CUDA(cudaMemcpy(list.data(), binner_.list(), list.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    const auto ids = ids_.download();
+    double walked = 0, used = 0, entries = 0;
+    std::vector<char> mark;
+    for (int ty = 0; ty < tiles_y_; ++ty)
+      for (int tx = 0; tx < tiles_x_; ++tx) {
+        const uint2 r = ranges[static_cast<size_t>(ty) * tiles_x_ + tx];
+        if (r.y <= r.x) continue;
+        entries += r.y - r.x;
+        mark.assign(r.y - r.x, 0);
+        for (int y = ty * kTile; y < std::min(cam_.h, (ty + 1) * kTile); ++y)
+          for (int x = tx * kTile; x < std::min(cam_.w, (tx + 1) * kTile); ++x) {
+            const int pix = y * cam_.w + x;
+            uint32_t k = r.x;
+            for (int j = 0; j < c[pix]; ++j, ++k) {  // own spheres are a subsequence of the list
+              while (k < r.y && static_cast<int>(list[k]) != ids[pix * kK + j]) ++k;
+              if (k < r.y) mark[k - r.x] = 1;
+            }
+          }
+        uint32_t last = 0;
+        for (uint32_t i = 0; i < mark.size(); ++i)
+          if (mark[i]) ++used, last = i + 1;
+        walked += last;
+      }
+    const double nt = static_cast<double>(tiles);
     return {{"pulsar.generator", generator()},
             {"pulsar.seed", std::to_string(scene_.seed)},
             {"pulsar.spheres", std::to_string(scene_.n)},
             {"pulsar.frame", std::to_string(cam_.w) + "x" + std::to_string(cam_.h)},
             {"pulsar.k", std::to_string(kK)},
-            {"pulsar.mean_spheres_per_pixel", std::to_string(s / static_cast<double>(c.size()))}};
+            {"pulsar.mean_spheres_per_pixel", std::to_string(s / static_cast<double>(c.size()))},
+            {"pulsar.entries_per_tile", std::to_string(entries / nt)},
+            {"pulsar.block_walk_steps_per_tile", std::to_string(walked / nt)},
+            {"pulsar.block_reducing_steps_per_tile", std::to_string(used / nt)}};
   }
   void forward() override {
     project<<<div_up(scene_.n, 256), 256>>>(static_cast<int>(scene_.n), pos_.get(), radius_.get(), opac_.get(),
@@ -173,9 +261,16 @@ class PulsarWorkload final : public Workload {
   void backward(const MethodSpec& m, int thr) override {
     if (!supports(m)) throw arc::Error("pulsar: " + m.label() + " needs convergent warps");
     grad_.zero();
-    dispatch(m, [&](auto mc, auto vc) {
-      if constexpr (decltype(mc)::value != arc::Method::SwB && decltype(mc)::value != arc::Method::Cub)
-        launch<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>(thr, arc::TraceBuffers{});
+    dispatch<true>(m, [&](auto mc, auto vc) {
+      constexpr arc::Method M = decltype(mc)::value;
+      if constexpr (M == arc::Method::Block) {
+        backward_block_kernel<decltype(vc)::value><<<tiles_x_ * tiles_y_, kBlock>>>(
+            binner_.ranges(), binner_.list(), tiles_x_, cam_, params_.get(), color_.get(), ids_.get(), cnt_.get(),
+            out_.get(), sum_w_.get(), dldp_.get(), grad_.get());
+        ARC_LAUNCH();
+      } else if constexpr (M != arc::Method::SwB && M != arc::Method::Cub) {
+        launch<M, decltype(vc)::value, arc::NoTrace>(thr, arc::TraceBuffers{});
+      }
     });
   }
   std::vector<float> grads() const override { return grad_.download(); }

@@ -4,6 +4,7 @@
 // Near the bottom of the frame a texel spans several pixels (lanes share addresses: several
 // match groups per warp); near the top several texels fall in one pixel (distinct addresses);
 // the coverage mask leaves warps partly inactive, as rasterized meshes do.
+#include <algorithm>
 #include <cmath>
 
 #include "binning.cuh"
@@ -111,8 +112,10 @@ class TexWorkload final : public Workload {
   std::string kernel_name() const override { return "tex::backward_kernel"; }
   std::string generator() const override { return TexScene::kGenerator; }
   uint64_t seed() const override { return scene_.seed; }
-  // Block needs one primitive per block; a tex block's lanes read many texels.
-  bool supports(const MethodSpec& m) const override { return m.name != "block"; }
+  // Every method applies. The block-level tree reduces only where all active lanes of the
+  // block name one texel (for one bilinear corner); elsewhere it falls back to per-lane
+  // atomics: describe() counts how often a tile reduces (tex.block_uniform_calls).
+  bool supports(const MethodSpec&) const override { return true; }
   std::vector<std::pair<std::string, std::string>> describe() const override {
     size_t covered = 0;
     for (int py = 0; py < map_.h; ++py)
@@ -120,11 +123,36 @@ class TexWorkload final : public Workload {
         float tu, tv;
         covered += lookup(map_, scene_.noise.data(), px, py, tu, tv) ? 1 : 0;
       }
+    // Block calls (tile x bilinear corner) with an active lane, and those whose active lanes
+    // all name one texel (the block tree reduces them; the rest fall back). Host arithmetic:
+    // a pixel on a texel boundary may round differently on the GPU.
+    size_t calls = 0, uniform = 0;
+    for (int ty = 0; ty < tiles_y_; ++ty)
+      for (int tx = 0; tx < tiles_x_; ++tx) {
+        int first[4] = {-1, -1, -1, -1};
+        bool same[4] = {true, true, true, true};
+        for (int y = ty * kTile; y < std::min(map_.h, (ty + 1) * kTile); ++y)
+          for (int x = tx * kTile; x < std::min(map_.w, (tx + 1) * kTile); ++x) {
+            float tu, tv;
+            if (!lookup(map_, scene_.noise.data(), x, y, tu, tv)) continue;
+            int idx[4];
+            float w[4];
+            taps(map_, tu, tv, idx, w);
+            for (int k = 0; k < 4; ++k) {
+              if (first[k] < 0) first[k] = idx[k];
+              same[k] = same[k] && idx[k] == first[k];
+            }
+          }
+        for (int k = 0; k < 4; ++k)
+          if (first[k] >= 0) ++calls, uniform += same[k] ? 1 : 0;
+      }
     return {{"tex.generator", generator()},
             {"tex.seed", std::to_string(scene_.seed)},
             {"tex.texture", std::to_string(map_.tw) + "x" + std::to_string(map_.th) + "x4"},
             {"tex.frame", std::to_string(map_.w) + "x" + std::to_string(map_.h)},
-            {"tex.coverage", std::to_string(static_cast<double>(covered) / (static_cast<double>(map_.w) * map_.h))}};
+            {"tex.coverage", std::to_string(static_cast<double>(covered) / (static_cast<double>(map_.w) * map_.h))},
+            {"tex.block_calls", std::to_string(calls)},
+            {"tex.block_uniform_calls", std::to_string(uniform)}};
   }
   void forward() override {
     forward_kernel<<<tiles_x_ * tiles_y_, kBlock>>>(map_, tiles_x_, noise_.get(), texels_.get(), out_.get());
@@ -138,7 +166,7 @@ class TexWorkload final : public Workload {
   }
   void backward(const MethodSpec& m, int thr) override {
     grad_.zero();
-    dispatch(m, [&](auto mc, auto vc) {
+    dispatch<true>(m, [&](auto mc, auto vc) {
       launch<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>(thr, arc::TraceBuffers{});
     });
   }

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""The method x workload table of an arc_bench run (bench.json) as markdown: per cell the
+median gradient-step time, the speedup vs Baseline and the fraction of the way from
+Baseline to the no-atomics bound (0 = Baseline, 1 = the bound), best threshold for the
+thresholded methods. Rows of the bound say WRONG numerics; failed checks are flagged.
+Usage: scripts/methods_table.py bench.json > table.md"""
+import json
+import sys
+
+
+def main(path):
+    with open(path) as f:
+        d = json.load(f)
+    rows = d["rows"]
+    workloads = list(dict.fromkeys(r["workload"] for r in rows))
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    best = {}  # (workload, method) -> the fastest row over thresholds
+    for r in rows:
+        k = (r["workload"], r["method"])
+        if k not in best or r["grad_ms"] < best[k]["grad_ms"]:
+            best[k] = r
+    print("| method | " + " | ".join(workloads) + " |")
+    print("| --- |" + " --- |" * len(workloads))
+    for m in methods:
+        cells = []
+        label = m
+        for w in workloads:
+            r = best.get((w, m))
+            if r is None:
+                cells.append("n/a")
+                continue
+            if r["no_atomics_bound"]:
+                label = f"{m} (bound; WRONG numerics)"
+            x = f" (X={r['threshold']})" if r["threshold"] >= 0 else ""
+            fb = r["frac_to_bound"]
+            fb = f", {fb:.2f}" if fb is not None else ""
+            bad = "" if r["no_atomics_bound"] or r["check_ok"] else " CHECK FAILED"
+            cells.append(f"{r['grad_ms']:.3f}{x} {r['speedup_grad']:.2f}x{fb}{bad}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    checks = d.get("checks", [])
+    if checks:
+        print()
+        for k, v in checks.items():
+            print(f"- {k}: {v}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: methods_table.py bench.json")
+    main(sys.argv[1])

@@ -1,0 +1,11 @@
+# Runs scripts/methods_table.py on a bench.json and fails unless its output equals the
+# committed table byte for byte.
+execute_process(COMMAND ${PY} ${SCRIPT} ${JSON} OUTPUT_VARIABLE got RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "methods_table.py failed (${rc}) on ${JSON}")
+endif()
+file(READ ${WANT} want)
+if(NOT got STREQUAL want)
+  message(FATAL_ERROR "${WANT} is not what methods_table.py prints for ${JSON}: regenerate it")
+endif()
+message(STATUS "table matches ${JSON}")
