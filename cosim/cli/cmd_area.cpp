@@ -84,7 +84,8 @@ void setup(CLI::App& app) {
   auto* gpu = sub->add_option("--gpu", opt->gpu, "GPU from cosim/configs: rtx4090, rtx3060, h100")
                   ->capture_default_str();
   sub->add_option("--config", opt->config, "GPU config file (TOML) instead of --gpu")->excludes(gpu);
-  sub->add_flag("--json", opt->json, "print JSON instead of the table");
+  sub->add_flag("--json", opt->json,
+                "print JSON instead of the table (deterministic: no run time or cache state; the table shows them)");
   sub->add_option("--set", opt->sets,
                   "PARAM=VALUE, repeatable: an RTL parameter (e.g. FTZ=0, AddrWidth=48) or a GPU parameter "
                   "(e.g. sms=100)");
