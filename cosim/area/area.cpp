@@ -45,11 +45,12 @@ const std::vector<ParamRange>& param_ranges() {
   return r;
 }
 
+// The last commit that changed a Verilog source under dir (build files do not count).
 std::string rtl_revision(const std::string& dir) {
-  const auto h = run_process({"git", "-C", dir, "log", "-1", "--format=%h", "--", "."});
+  const auto h = run_process({"git", "-C", dir, "log", "-1", "--format=%h", "--", "*.sv", "*.svh", "*.v", "*.vh"});
   if (h.exit_code != 0 || h.out.empty()) return "unknown (not a git checkout)";
   std::string rev = h.out.substr(0, h.out.find('\n'));
-  const auto s = run_process({"git", "-C", dir, "status", "--porcelain", "--", "."});
+  const auto s = run_process({"git", "-C", dir, "status", "--porcelain", "--", "*.sv", "*.svh", "*.v", "*.vh"});
   if (s.exit_code == 0 && !s.out.empty()) rev += " + uncommitted changes";
   return rev;
 }
