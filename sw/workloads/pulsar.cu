@@ -76,6 +76,28 @@ __global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint
   for (int ch = 0; ch < 3; ++ch) out[3 * pix + ch] = N[ch] / S;
 }
 
+// Pixel (px, py)'s gradient w.r.t. sphere id (u, v, r, z, opacity, r, g, b) given the
+// pixel's output colour C, dL/dC and weight sum S: the one formula both backward kernels use.
+__device__ __forceinline__ void sphere_grad(const float* params, const float* color, int id, int px, int py,
+                                            const float (&C)[3], const float (&dL)[3], float S, float (&g)[kNP]) {
+  const float* p = params + 5 * id;
+  float q, e;
+  const float w = weight(p, static_cast<float>(px), static_cast<float>(py), q, e);
+  float gw = 0.0f;
+  for (int ch = 0; ch < 3; ++ch) {
+    gw += dL[ch] * (color[3 * id + ch] - C[ch]);
+    g[5 + ch] = dL[ch] * w / S;
+  }
+  gw /= S;
+  const float dx = px - p[0], dy = py - p[1], r2 = p[2] * p[2];
+  const float dw_dq = -p[4] * e;
+  g[0] = gw * dw_dq * (-2.0f * dx / r2);
+  g[1] = gw * dw_dq * (-2.0f * dy / r2);
+  g[2] = gw * dw_dq * (-2.0f * q / p[2]);
+  g[3] = gw * (-w / kGamma);
+  g[4] = gw * (1.0f - q) * e;
+}
+
 // Min 6 blocks/SM (<= 40 registers): the same occupancy for every method (see gs_kernels.cuh).
 template <arc::Method M, int V, class Rec>
 __global__ void __launch_bounds__(kBlock, 6) backward_kernel(int tiles_x, Cam cam, const float* params,
@@ -93,23 +115,8 @@ __global__ void __launch_bounds__(kBlock, 6) backward_kernel(int tiles_x, Cam ca
   for (int ch = 0; ch < 3; ++ch) C[ch] = out[3 * pix + ch], dL[ch] = dldp[3 * pix + ch];
   for (int k = 0; k < n; ++k) {  // divergent: n differs per pixel
     const int id = ids[pix * kK + k];
-    const float* p = params + 5 * id;
-    float q, e;
-    const float w = weight(p, static_cast<float>(px), static_cast<float>(py), q, e);
-    float gw = 0.0f;
     float g[kNP];
-    for (int ch = 0; ch < 3; ++ch) {
-      gw += dL[ch] * (color[3 * id + ch] - C[ch]);
-      g[5 + ch] = dL[ch] * w / S;
-    }
-    gw /= S;
-    const float dx = px - p[0], dy = py - p[1], r2 = p[2] * p[2];
-    const float dw_dq = -p[4] * e;
-    g[0] = gw * dw_dq * (-2.0f * dx / r2);
-    g[1] = gw * dw_dq * (-2.0f * dy / r2);
-    g[2] = gw * dw_dq * (-2.0f * q / p[2]);
-    g[3] = gw * (-w / kGamma);
-    g[4] = gw * (1.0f - q) * e;
+    sphere_grad(params, color, id, px, py, C, dL, S, g);
     arc::reduce<M, kNP, V>(true, id, grad, kStride, g, threshold, rec, __activemask());
   }
 }
@@ -144,22 +151,7 @@ __global__ void __launch_bounds__(kBlock, 6) backward_block_kernel(const uint2* 
     float g[kNP] = {0, 0, 0, 0, 0, 0, 0, 0};
     if (active) {
       ++j;
-      const float* p = params + 5 * id;
-      float q, e;
-      const float w = weight(p, static_cast<float>(px), static_cast<float>(py), q, e);
-      float gw = 0.0f;
-      for (int ch = 0; ch < 3; ++ch) {
-        gw += dL[ch] * (color[3 * id + ch] - C[ch]);
-        g[5 + ch] = dL[ch] * w / S;
-      }
-      gw /= S;
-      const float dx = px - p[0], dy = py - p[1], r2 = p[2] * p[2];
-      const float dw_dq = -p[4] * e;
-      g[0] = gw * dw_dq * (-2.0f * dx / r2);
-      g[1] = gw * dw_dq * (-2.0f * dy / r2);
-      g[2] = gw * dw_dq * (-2.0f * q / p[2]);
-      g[3] = gw * (-w / kGamma);
-      g[4] = gw * (1.0f - q) * e;
+      sphere_grad(params, color, id, px, py, C, dL, S, g);
     }
     arc::NoTrace rec;
     arc::reduce<arc::Method::Block, kNP, V>(active, id, grad, kStride, g, 0, rec);

@@ -117,16 +117,11 @@ class TexWorkload final : public Workload {
   // atomics: describe() counts how often a tile reduces (tex.block_uniform_calls).
   bool supports(const MethodSpec&) const override { return true; }
   std::vector<std::pair<std::string, std::string>> describe() const override {
-    size_t covered = 0;
-    for (int py = 0; py < map_.h; ++py)
-      for (int px = 0; px < map_.w; ++px) {
-        float tu, tv;
-        covered += lookup(map_, scene_.noise.data(), px, py, tu, tv) ? 1 : 0;
-      }
-    // Block calls (tile x bilinear corner) with an active lane, and those whose active lanes
-    // all name one texel (the block tree reduces them; the rest fall back). Host arithmetic:
-    // a pixel on a texel boundary may round differently on the GPU.
-    size_t calls = 0, uniform = 0;
+    // One pass over the tiles: covered pixels, and the block calls (tile x bilinear corner)
+    // with an active lane and those whose active lanes all name one texel (the block tree
+    // reduces them; the rest fall back). Host arithmetic: a pixel on a texel boundary may
+    // round differently on the GPU.
+    size_t covered = 0, calls = 0, uniform = 0;
     for (int ty = 0; ty < tiles_y_; ++ty)
       for (int tx = 0; tx < tiles_x_; ++tx) {
         int first[4] = {-1, -1, -1, -1};
@@ -135,6 +130,7 @@ class TexWorkload final : public Workload {
           for (int x = tx * kTile; x < std::min(map_.w, (tx + 1) * kTile); ++x) {
             float tu, tv;
             if (!lookup(map_, scene_.noise.data(), x, y, tu, tv)) continue;
+            ++covered;
             int idx[4];
             float w[4];
             taps(map_, tu, tv, idx, w);
