@@ -11,24 +11,21 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/results/h100/methods}
 shift || true
 mkdir -p "$out"
+# shellcheck source=gpu-common.sh
+source "$root/scripts/gpu-common.sh"
 bin=${ARC_BENCH_BIN:-}
 if [ -z "$bin" ]; then
-  build=${ARCSIM_BUILD_DIR:-$root/build-gpu}
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DARCSIM_SW_CHECK_ARCHS= || exit 1
-  cmake --build "$build" --target arc_bench -j "${ARCSIM_JOBS:-$(nproc)}" || exit 1
-  bin=$build/sw/arc_bench
+  gpu_sw_build arc_bench
+  bin=$GPU_BUILD/sw/arc_bench
 fi
-q=name,driver_version,pstate,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,temperature.gpu
-smi() { nvidia-smi --query-gpu="$1" --format=csv,noheader 2>/dev/null | head -1 | sed 's/^ *//'; }
-{ echo "# nvidia-smi --query-gpu=$q (before)"; nvidia-smi --query-gpu=$q --format=csv; } > "$out/gpu.txt" 2>&1
+gpu_record_before "$out/gpu.txt" "before"
 status=0
 methods=baseline,baseline-noatomic,baseline-v4-noatomic,baseline-skip,baseline-clamp,baseline-cas
 methods+=,sws,swb,cub,adaptive,sws-cas,swb-cas,adaptive-cas,adaptive-clamp
 methods+=,block,block-v4,block-clamp,block-cas,block-cas-clamp
 "$bin" --fd --reps 30 --workloads gs,pulsar,tex --methods "$methods" --out "$out" \
-  --meta "gpu_name=$(smi name)" --meta "driver=$(smi driver_version)" --meta "clocks_max_sm=$(smi clocks.max.sm)" \
+  --meta "gpu_name=$(gpu_smi name)" --meta "driver=$(gpu_smi driver_version)" --meta "clocks_max_sm=$(gpu_smi clocks.max.sm)" \
   "$@" 2>&1 | tee "$out/bench.log" || status=1
-{ echo "# nvidia-smi (after)"; nvidia-smi --query-gpu=$q --format=csv,noheader; } >> "$out/gpu.txt" 2>&1
+gpu_record_after "$out/gpu.txt" "# nvidia-smi (after)"
 python3 "$root/scripts/methods_table.py" "$out/bench.json" > "$out/table.md" || status=1
 exit $status

@@ -9,23 +9,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/results/h100}
 shift || true
 mkdir -p "$out"
+# shellcheck source=gpu-common.sh
+source "$root/scripts/gpu-common.sh"
 bin=${ARC_BENCH_BIN:-}
 if [ -z "$bin" ]; then
-  build=${ARCSIM_BUILD_DIR:-$root/build-gpu}
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DARCSIM_SW_CHECK_ARCHS= || exit 1
-  cmake --build "$build" --target arc_bench arc_train -j "${ARCSIM_JOBS:-$(nproc)}" || exit 1
-  bin=$build/sw/arc_bench
+  gpu_sw_build arc_bench arc_train
+  bin=$GPU_BUILD/sw/arc_bench
 fi
 status=0
 
 # 1. The GPU as found (clocks are read, never set).
-q=name,driver_version,pstate,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,temperature.gpu
-{
-  echo "# nvidia-smi --query-gpu=$q (before the benchmark)"
-  nvidia-smi --query-gpu=$q --format=csv
-} > "$out/gpu.txt" 2>&1
-smi() { nvidia-smi --query-gpu="$1" --format=csv,noheader 2>/dev/null | head -1 | sed 's/^ *//'; }
+gpu_record_before "$out/gpu.txt" "before the benchmark"
+smi() { gpu_smi "$1"; }
 meta=(--meta "gpu_name=$(smi name)" --meta "driver=$(smi driver_version)"
       --meta "clocks_sm_mhz_idle=$(smi clocks.sm)" --meta "clocks_max_sm=$(smi clocks.max.sm)"
       --meta "clocks_mem=$(smi clocks.mem)" --meta "power_limit=$(smi power.limit)"
@@ -79,10 +74,7 @@ for w in gs pulsar tex; do
 done
 cp "$tdir/gs-sws.arctrace" "$out/gs-sws.arctrace" 2>/dev/null || status=1
 
-{
-  echo "# nvidia-smi --query-gpu=$q (after the benchmark)"
-  nvidia-smi --query-gpu=$q --format=csv,noheader
-} >> "$out/gpu.txt" 2>&1
+gpu_record_after "$out/gpu.txt" "# nvidia-smi --query-gpu=$GPU_QUERY (after the benchmark)"
 
 # 5. Plot (matplotlib; on a machine without it run scripts/plot_bench.py later).
 if [ -z "${ARC_NO_PLOT:-}" ] && python3 -c "import matplotlib" 2>/dev/null; then

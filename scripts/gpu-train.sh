@@ -10,22 +10,20 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/results/h100/train}
 shift || true
 mkdir -p "$out"
+# shellcheck source=gpu-common.sh
+source "$root/scripts/gpu-common.sh"
 bin=${ARC_TRAIN_BIN:-}
 if [ -z "$bin" ]; then
-  build=${ARCSIM_BUILD_DIR:-$root/build-gpu}
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DARCSIM_SW_CHECK_ARCHS= || exit 1
-  cmake --build "$build" --target arc_train -j "${ARCSIM_JOBS:-$(nproc)}" || exit 1
-  bin=$build/sw/arc_train
+  gpu_sw_build arc_train
+  bin=$GPU_BUILD/sw/arc_train
 fi
-q=name,driver_version,pstate,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,temperature.gpu
-{ echo "# nvidia-smi --query-gpu=$q (before training)"; nvidia-smi --query-gpu=$q --format=csv; } > "$out/gpu.txt" 2>&1
+gpu_record_before "$out/gpu.txt" "before training"
 status=0
 # Baseline, the best ARC-SW method on gs in issue 7's table (SW-B, X=8), CUB, and the
 # block-level tree of the 3DGS shader; 25 s of training each at 1280x720, 200K Gaussians.
 "$bin" --methods "${ARC_TRAIN_METHODS:-baseline,swb,cub,block}" --threshold 8 --budget "${ARC_TRAIN_BUDGET:-25}" \
        --size 1280x720 --gaussians 200000 --views 4 --seed 7 --out "$out" "$@" 2>&1 | tee "$out/train.log" || status=1
-{ echo "# nvidia-smi (after training)"; nvidia-smi --query-gpu=$q --format=csv,noheader; } >> "$out/gpu.txt" 2>&1
+gpu_record_after "$out/gpu.txt" "# nvidia-smi (after training)"
 if [ -z "${ARC_NO_PLOT:-}" ] && python3 -c "import matplotlib" 2>/dev/null; then
   python3 "$root/scripts/plot_train.py" "$out/train.json" "$out/psnr_vs_time.png" || status=1
 fi
