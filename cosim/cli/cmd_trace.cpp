@@ -35,13 +35,19 @@ nlohmann::json header_json(const arc::trace::Header& h) {
           {"buffer_words", h.buffer_words},
           {"reduce_ftz", h.reduce_ftz},
           {"gap_unit", h.gap_unit == arc::trace::GapUnit::Cycles ? "cycles" : "instructions"},
+          {"timing_only", h.timing_only},
+          {"launch", {{"grid_blocks", h.grid_blocks},
+                      {"threads_per_block", h.threads_per_block},
+                      {"resident_warps_per_sm", h.resident_warps_per_sm},
+                      {"barriers_per_block", h.barriers_per_block}}},
           {"metadata", meta}};
 }
 
 nlohmann::json stats_json(const std::string& file, const arc::trace::TraceStats& s) {
   return {{"file", file},
-          {"format_version", arc::trace::kVersion},
+          {"format_version", s.version},
           {"header", header_json(s.header)},
+          {"calls", s.calls},
           {"instructions", s.instructions},
           {"lanes", s.lanes},
           {"warps", s.warps},
@@ -93,14 +99,20 @@ void run_info(const InfoOptions& o) {
     return;
   }
   const auto& h = s.header;
-  fmt::print("trace          {} (format version {}, {} bytes)\n", o.file, arc::trace::kVersion, s.file_bytes);
+  fmt::print("trace          {} (format version {}, {} bytes{})\n", o.file, s.version, s.file_bytes,
+             h.timing_only ? ", timing-only: no values" : "");
   fmt::print("gpu            {}, {} SMs x {} sub-cores\n", h.gpu_name, h.sm_count, h.subcores_per_sm);
   fmt::print("kernel         {}, method {}, balancing threshold {}, partial sums FTZ={}\n", h.kernel_name,
              arc::trace::method_name(h.method), h.balancing_threshold, h.reduce_ftz);
   fmt::print("scene          {} seed {}\n", h.scene_generator, h.scene_seed);
   fmt::print("buffer         {} words ({} nonzero at the end)\n", h.buffer_words, s.buffer_nonzero);
+  if (h.grid_blocks || h.threads_per_block || h.resident_warps_per_sm)
+    fmt::print("launch         {} blocks x {} threads, {} resident warps per SM, {} barriers per block\n",
+               h.grid_blocks, h.threads_per_block, h.resident_warps_per_sm, h.barriers_per_block);
+  else
+    fmt::print("launch         unknown (not recorded in this trace)\n");
   for (const auto& [k, v] : h.metadata) fmt::print("meta           {} = {}\n", k, v);
-  fmt::print("instructions   {}\n", s.instructions);
+  fmt::print("instructions   {} in {} calls\n", s.instructions, s.calls);
   fmt::print("lane updates   {} ({:.2f} per instruction)\n", s.lanes,
              s.instructions ? static_cast<double>(s.lanes) / static_cast<double>(s.instructions) : 0.0);
   fmt::print("warps          {} on {} SMs\n", s.warps, s.sms);

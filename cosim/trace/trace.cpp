@@ -43,7 +43,8 @@ Method method_from_name(const std::string& s) {
 
 bool same_content(const Instr& a, const Instr& b) {
   if (a.sm != b.sm || a.subcore != b.subcore || a.warp != b.warp || a.seq != b.seq ||
-      a.active_mask != b.active_mask || a.gap != b.gap || a.flags != b.flags || a.reduced_mask != b.reduced_mask)
+      a.active_mask != b.active_mask || a.gap != b.gap || a.flags != b.flags || a.reduced_mask != b.reduced_mask ||
+      a.param != b.param || a.nparams != b.nparams)
     return false;
   for (int l = 0; l < kLanes; ++l) {
     if ((a.active_mask >> l & 1) && (a.addr[l] != b.addr[l] || a.value[l] != b.value[l])) return false;
@@ -54,6 +55,10 @@ bool same_content(const Instr& a, const Instr& b) {
 
 std::string check_instr(const Header& h, const Instr& in) {
   if (in.active_mask == 0) return "active mask is 0 (an instruction has at least one active lane)";
+  if (in.nparams < 1 || in.nparams > kMaxParams)
+    return "a call of " + std::to_string(in.nparams) + " params (1.." + std::to_string(kMaxParams) + ")";
+  if (in.param >= in.nparams)
+    return "param " + std::to_string(in.param) + " of a " + std::to_string(in.nparams) + "-param call";
   if (in.flags & ~kFlagsDefined) return "undefined flag bits " + detail::hex32(in.flags & ~kFlagsDefined);
   if ((in.flags & kFlagTreeSum) && (in.flags & kFlagOpaqueSum)) return "flags say both tree and library sum order";
   if (h.sm_count && in.sm >= h.sm_count)
@@ -96,6 +101,7 @@ struct Writer::Impl {
   Bytes pending;
   uint32_t pending_records = 0;
   detail::RecordEncoder enc;
+  std::vector<Instr> call;  // params of the call being written
   uint64_t instructions = 0, lanes = 0, bytes = 0, record_blocks = 0, buffer_blocks = 0;
   bool finished = false;
 
@@ -119,6 +125,7 @@ Writer::Writer(const std::string& path, const Header& header, WriterOptions opt)
   m.path = path;
   m.header = header;
   m.opt = opt;
+  m.enc = detail::RecordEncoder(header.timing_only);
   if (m.opt.records_per_block == 0) m.opt.records_per_block = 1;
   m.f.reset(std::fopen(path.c_str(), "wb"));
   if (!m.f) throw Error("cannot create trace '" + path + "': " + std::strerror(errno));
@@ -139,10 +146,19 @@ void Writer::write(const Instr& in) {
   const std::string problem = check_instr(m.header, in);
   if (!problem.empty())
     throw Error("trace '" + m.path + "': instruction " + std::to_string(m.instructions) + ": " + problem);
-  m.enc.encode(in, m.pending);
-  ++m.pending_records;
   ++m.instructions;
   m.lanes += std::bitset<32>(in.active_mask).count();
+  if (in.param != m.call.size())
+    throw Error("trace '" + m.path + "': instruction " + std::to_string(m.instructions - 1) + ": param " +
+                std::to_string(in.param) + " where param " + std::to_string(m.call.size()) + " of the call is due");
+  m.call.push_back(in);
+  if (m.call.size() < in.nparams) return;
+  const std::string bad = detail::check_call(m.call.data(), m.call.size());
+  if (!bad.empty())
+    throw Error("trace '" + m.path + "': instruction " + std::to_string(m.instructions - 1) + ": " + bad);
+  m.enc.encode(m.call.data(), m.call.size(), m.pending);
+  m.call.clear();
+  ++m.pending_records;
   if (m.pending_records >= m.opt.records_per_block || m.pending.size() >= detail::kMaxBlockRawBytes / 8)
     m.flush_records();
 }
@@ -150,9 +166,14 @@ void Writer::write(const Instr& in) {
 void Writer::finish(const uint32_t* final_buffer, size_t words) {
   auto& m = *impl_;
   if (m.finished) throw Error("trace '" + m.path + "': finish() called twice");
-  if (words != m.header.buffer_words)
-    throw Error("trace '" + m.path + "': final buffer has " + std::to_string(words) + " words, header says " +
-                std::to_string(m.header.buffer_words));
+  if (!m.call.empty())
+    throw Error("trace '" + m.path + "': finish() inside a call (" + std::to_string(m.call.size()) + " of " +
+                std::to_string(m.call[0].nparams) + " params written)");
+  const uint64_t want = m.header.timing_only ? 0 : m.header.buffer_words;
+  if (words != want)
+    throw Error("trace '" + m.path + "': final buffer has " + std::to_string(words) + " words, " +
+                (m.header.timing_only ? std::string("a timing-only trace stores none")
+                                      : "header says " + std::to_string(m.header.buffer_words)));
   m.flush_records();
   for (size_t at = 0; at < words; at += detail::kBufferWordsPerBlock) {
     const size_t n = std::min<size_t>(detail::kBufferWordsPerBlock, words - at);
@@ -191,7 +212,10 @@ struct Reader::Impl {
   size_t rec_size = 0;
   std::unique_ptr<detail::Cursor> cur;
   uint32_t rec_left = 0, rec_in_block = 0;
-  detail::RecordDecoder dec;
+  uint16_t version = kVersion;
+  std::unique_ptr<detail::RecordDecoder> dec;
+  std::vector<Instr> call;  // the current record's params
+  size_t call_next = 0;     // next param of `call` to hand out
   bool records_done = false, ended = false;
   std::vector<uint32_t> buffer;
   uint64_t instructions = 0, lanes = 0, record_blocks = 0, buffer_blocks = 0;
@@ -229,7 +253,7 @@ bool Reader::Impl::next_block() {
       cur = std::make_unique<detail::Cursor>(raw.data(), raw.size(), where);
       rec_left = bh.count;
       rec_in_block = 0;
-      dec.reset();
+      dec->reset();
       ++record_blocks;
       return true;
     case BlockKind::Buffer: {
@@ -249,9 +273,11 @@ bool Reader::Impl::next_block() {
         throw Error(where + ": end-of-trace totals (" + std::to_string(n) + " instructions, " + std::to_string(rb) +
                     " instruction blocks) do not match the file (" + std::to_string(instructions) + ", " +
                     std::to_string(record_blocks) + "): blocks are missing");
-      if (buffer.size() != header.buffer_words)
-        throw Error(where + ": final buffer has " + std::to_string(buffer.size()) + " words, header says " +
-                    std::to_string(header.buffer_words));
+      const uint64_t want = header.timing_only ? 0 : header.buffer_words;
+      if (buffer.size() != want)
+        throw Error(where + ": final buffer has " + std::to_string(buffer.size()) + " words, " +
+                    (header.timing_only ? std::string("a timing-only trace stores none")
+                                        : "header says " + std::to_string(header.buffer_words)));
       uint8_t extra;
       if (read(&extra, 1) != 0) throw Error(path + ": unexpected data after the end-of-trace block");
       ended = true;
@@ -279,9 +305,10 @@ Reader::Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
     throw Error(path + ": not an ARCsim trace (wrong magic; expected \"ARCTRACE\")");
   if (got < sizeof pre) m.truncated("the file header is cut off");
   const uint16_t version = detail::get_u16(pre + 8);
-  if (version != kVersion)
-    throw Error(path + ": unsupported trace format version " + std::to_string(version) + " (this arcsim reads version " +
-                std::to_string(kVersion) + ")");
+  if (version < kOldestVersion || version > kVersion)
+    throw Error(path + ": unsupported trace format version " + std::to_string(version) + " (this arcsim reads versions " +
+                std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) + ")");
+  m.version = version;
   if (detail::get_u16(pre + 10) != 0)
     throw Error(path + ": unsupported trace flags " + std::to_string(detail::get_u16(pre + 10)) +
                 " in the preamble (this arcsim knows none)");
@@ -291,29 +318,39 @@ Reader::Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
   if (m.read(body.data(), body.size()) < body.size()) m.truncated("the file header is cut off");
   if (detail::crc32_of(body.data(), hlen) != detail::get_u32(body.data() + hlen))
     throw Error(path + ": checksum mismatch in the file header (corrupt file)");
-  m.header = detail::decode_header_body(body.data(), hlen, path);
+  m.header = detail::decode_header_body(body.data(), hlen, path, version);
+  m.dec = std::make_unique<detail::RecordDecoder>(version, m.header.timing_only);
 }
 
 Reader::~Reader() = default;
 
 const Header& Reader::header() const { return impl_->header; }
+uint16_t Reader::version() const { return impl_->version; }
 
 bool Reader::next(Instr& out) {
   auto& m = *impl_;
-  while (m.rec_left == 0) {
-    if (m.records_done || !m.next_block()) return false;
-    if (m.records_done) return false;
+  if (m.call_next == m.call.size()) {
+    while (m.rec_left == 0) {
+      if (m.records_done || !m.next_block()) return false;
+      if (m.records_done) return false;
+    }
+    const std::string* where = &m.where;
+    try {
+      m.dec->decode(*m.cur, m.call);
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()).insert(where->size(), " record " + std::to_string(m.rec_in_block)));
+    }
+    for (const Instr& p : m.call) {
+      const std::string problem = check_instr(m.header, p);
+      if (!problem.empty())
+        throw Error(*where + " record " + std::to_string(m.rec_in_block) +
+                    (m.call.size() > 1 ? " param " + std::to_string(p.param) : std::string()) + ": " + problem);
+    }
+    ++m.rec_in_block;
+    if (--m.rec_left == 0 && !m.cur->done()) throw Error(*where + ": malformed: bytes left after the last record");
+    m.call_next = 0;
   }
-  const std::string* where = &m.where;
-  try {
-    m.dec.decode(*m.cur, out);
-  } catch (const Error& e) {
-    throw Error(std::string(e.what()).insert(where->size(), " record " + std::to_string(m.rec_in_block)));
-  }
-  const std::string problem = check_instr(m.header, out);
-  if (!problem.empty()) throw Error(*where + " record " + std::to_string(m.rec_in_block) + ": " + problem);
-  ++m.rec_in_block;
-  if (--m.rec_left == 0 && !m.cur->done()) throw Error(*where + ": malformed: bytes left after the last record");
+  out = m.call[m.call_next++];
   ++m.instructions;
   m.lanes += std::bitset<32>(out.active_mask).count();
   return true;

@@ -13,8 +13,10 @@
 
 namespace arc::trace {
 
-constexpr uint16_t kVersion = 1;    // format version this build writes and reads
+constexpr uint16_t kVersion = 2;        // format version this build writes
+constexpr uint16_t kOldestVersion = 1;  // oldest version it still reads (FORMAT.md "Versioning")
 constexpr int kLanes = 32;
+constexpr uint32_t kMaxParams = 64;     // parameters one recorded call may write (Instr::nparams)
 
 // How the producing kernel issued its atomics (ARC paper section 4; DESIGN.md data path 2).
 // Cub = cub::WarpReduce (sum order is CUB's); Adaptive = per-warp choice of serial sums or
@@ -47,6 +49,15 @@ struct Header {
   uint64_t buffer_words = 0;            // gradient buffer length in float (32-bit) words
   uint8_t reduce_ftz = 0;               // FTZ mode of the code that made the partial sums: 1 flush, 0 keep subnormals
   GapUnit gap_unit = GapUnit::Cycles;
+  // Version 2. A timing-only trace carries no lane values, partial sums or final buffer (the
+  // reader gives zeros and an empty final buffer): enough to simulate time, not to verify bits.
+  bool timing_only = false;
+  // Launch shape of the traced kernel (0 = unknown, e.g. a version-1 trace): the timing model
+  // admits resident_warps_per_sm warps per SM (capped by the simulated GPU's limit).
+  uint32_t grid_blocks = 0;
+  uint32_t threads_per_block = 0;
+  uint32_t resident_warps_per_sm = 0;
+  uint32_t barriers_per_block = 0;       // block-wide barriers each block executed (recorded, not modelled)
   std::vector<std::pair<std::string, std::string>> metadata;  // free-form key/value, order kept
 };
 
@@ -64,6 +75,13 @@ struct Instr {
   // result bits (SW-S: serial sum in ascending lane order starting from lane l's value; see
   // sum_order() for tree and library sums).
   uint32_t reduced_mask = 0;
+  // One reduce call that writes several parameters of a primitive is one record in the file
+  // and nparams consecutive Instrs in memory (param 0 .. nparams-1): same warp, mask, flags and
+  // groups; parameter p's addresses are param 0's + p * stride; consecutive seq; param 0 carries
+  // the call's gap (and kFlagFirstOfWarp), the others gap 0. A call's fixed SW cost (match,
+  // ballot) is paid once, at param 0.
+  uint8_t param = 0;
+  uint8_t nparams = 1;
   std::array<uint32_t, kLanes> addr{};         // word index into the gradient buffer (active lanes)
   std::array<uint32_t, kLanes> value{};        // binary32 bit pattern (active lanes)
   std::array<uint32_t, kLanes> partial_sum{};  // binary32 bits at reduced leaders only
@@ -78,7 +96,7 @@ bool same_content(const Instr& a, const Instr& b);
 
 // Checks an instruction against the header; returns "" when valid, else what is wrong
 // (empty mask, address out of range, subcore out of range, reduced_mask bit on a lane that
-// is not an active group leader, undefined flag bits).
+// is not an active group leader, undefined flag bits, param >= nparams, nparams out of range).
 std::string check_instr(const Header& h, const Instr& in);
 
 struct WriterOptions {
@@ -94,11 +112,15 @@ class Writer {
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
-  void write(const Instr& in);  // throws arc::Error if check_instr() finds a problem
-  // Stores the final gradient buffer (exactly header.buffer_words words) and the end marker,
-  // then closes the file.
+  // Throws arc::Error if check_instr() finds a problem. The params of one call (nparams > 1)
+  // come in order, one write() each, and are stored as one record once the last arrives; they
+  // must agree as Instr::param describes.
+  void write(const Instr& in);
+  // Stores the final gradient buffer (exactly header.buffer_words words; none for a
+  // timing-only trace) and the end marker, then closes the file.
   void finish(const uint32_t* final_buffer, size_t words);
   void finish(const std::vector<uint32_t>& final_buffer) { finish(final_buffer.data(), final_buffer.size()); }
+  void finish() { finish(nullptr, 0); }  // timing-only traces
 
   uint64_t instructions() const;
   uint64_t lanes() const;          // lane updates written (sum of popcount(active_mask))
@@ -119,8 +141,10 @@ class Reader {
   Reader& operator=(const Reader&) = delete;
 
   const Header& header() const;
-  bool next(Instr& out);  // the next instruction; false after the last one
-  // The final gradient buffer (reads past any remaining instructions first).
+  uint16_t version() const;  // format version of the file (1 or 2)
+  bool next(Instr& out);  // the next instruction (a call's params one by one); false after the last one
+  // The final gradient buffer (reads past any remaining instructions first); empty for a
+  // timing-only trace.
   const std::vector<uint32_t>& final_buffer();
 
   uint64_t instructions() const;  // read so far

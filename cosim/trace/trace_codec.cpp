@@ -68,6 +68,11 @@ Bytes encode_header(const Header& h) {
   put_u64(body, h.buffer_words);
   put_u8(body, h.reduce_ftz);
   put_u8(body, static_cast<uint8_t>(h.gap_unit));
+  put_u8(body, h.timing_only ? 1 : 0);
+  put_u32(body, h.grid_blocks);
+  put_u32(body, h.threads_per_block);
+  put_u32(body, h.resident_warps_per_sm);
+  put_u32(body, h.barriers_per_block);
   put_u32(body, static_cast<uint32_t>(h.metadata.size()));
   for (const auto& [k, v] : h.metadata) {
     put_str(body, k);
@@ -83,7 +88,7 @@ Bytes encode_header(const Header& h) {
   return out;
 }
 
-Header decode_header_body(const uint8_t* p, size_t n, const std::string& file) {
+Header decode_header_body(const uint8_t* p, size_t n, const std::string& file, uint16_t version) {
   Cursor c(p, n, file + ": file header");
   Header h;
   h.gpu_name = c.str();
@@ -102,6 +107,15 @@ Header decode_header_body(const uint8_t* p, size_t n, const std::string& file) {
   const uint8_t g = c.u8();
   if (g > static_cast<uint8_t>(GapUnit::Instructions)) c.fail("unknown gap unit " + std::to_string(g));
   h.gap_unit = static_cast<GapUnit>(g);
+  if (version >= 2) {
+    const uint8_t to = c.u8();
+    if (to > 1) c.fail("timing_only is " + std::to_string(to));
+    h.timing_only = to == 1;
+    h.grid_blocks = c.u32();
+    h.threads_per_block = c.u32();
+    h.resident_warps_per_sm = c.u32();
+    h.barriers_per_block = c.u32();
+  }
   const uint32_t nmeta = c.u32();
   for (uint32_t i = 0; i < nmeta; ++i) {
     std::string k = c.str();
@@ -164,12 +178,37 @@ void unframe_payload(const BlockHeader& bh, const uint8_t* stored, Bytes& raw, c
 
 // ---- records ------------------------------------------------------------------------------
 
+std::string check_call(const Instr* call, size_t n) {
+  const Instr& a = call[0];
+  if (n != a.nparams) return "call of " + std::to_string(a.nparams) + " params has " + std::to_string(n);
+  if (n == 1) return "";
+  const int l0 = __builtin_ctz(a.active_mask);
+  const int64_t stride = static_cast<int64_t>(call[1].addr[l0]) - static_cast<int64_t>(a.addr[l0]);
+  for (size_t p = 0; p < n; ++p) {
+    const Instr& b = call[p];
+    const std::string at = "param " + std::to_string(p) + " of a " + std::to_string(n) + "-param call: ";
+    if (b.param != p || b.nparams != n) return at + "param/nparams fields out of order";
+    if (b.sm != a.sm || b.subcore != a.subcore || b.warp != a.warp || b.active_mask != a.active_mask ||
+        b.reduced_mask != a.reduced_mask || (b.flags & ~kFlagFirstOfWarp) != (a.flags & ~kFlagFirstOfWarp))
+      return at + "warp, mask or flags differ from param 0";
+    if (p > 0 && ((b.flags & kFlagFirstOfWarp) || b.gap != 0)) return at + "only param 0 carries the gap and the first-of-warp flag";
+    if (b.seq != a.seq + p) return at + "sequence numbers are not consecutive";
+    for (int l = 0; l < kLanes; ++l)
+      if ((a.active_mask >> l & 1) &&
+          static_cast<int64_t>(b.addr[l]) != static_cast<int64_t>(a.addr[l]) + static_cast<int64_t>(p) * stride)
+        return at + "lane " + std::to_string(l) + " address is not param 0's + " + std::to_string(p) + " x stride " +
+               std::to_string(stride);
+  }
+  return "";
+}
+
 void RecordEncoder::reset() {
   prev_addr_ = 0;
   last_seq_.clear();
 }
 
-void RecordEncoder::encode(const Instr& in, Bytes& out) {
+void RecordEncoder::encode(const Instr* call, size_t n, Bytes& out) {
+  const Instr& in = call[0];
   const uint32_t mask = in.active_mask;
   put_u8(out, static_cast<uint8_t>(std::bitset<32>(mask).count()));
   put_varint(out, in.sm);
@@ -179,11 +218,16 @@ void RecordEncoder::encode(const Instr& in, Bytes& out) {
   auto it = last_seq_.find(key);
   const uint64_t predicted = it == last_seq_.end() ? 0 : it->second + 1;
   put_varint(out, zigzag(static_cast<int64_t>(in.seq - predicted)));
-  last_seq_[key] = in.seq;
+  last_seq_[key] = in.seq + n - 1;
   put_u32(out, mask);
   put_varint(out, in.gap);
   put_varint(out, in.flags);
   put_varint(out, in.reduced_mask);
+  put_varint(out, n);
+  if (n > 1) {
+    const int l0 = __builtin_ctz(mask);
+    put_varint(out, zigzag(static_cast<int64_t>(call[1].addr[l0]) - static_cast<int64_t>(in.addr[l0])));
+  }
   uint32_t prev = prev_addr_;
   bool first = true;
   for (int l = 0; l < kLanes; ++l) {
@@ -193,10 +237,13 @@ void RecordEncoder::encode(const Instr& in, Bytes& out) {
     if (first) prev_addr_ = in.addr[l];
     first = false;
   }
-  for (int l = 0; l < kLanes; ++l)
-    if (mask >> l & 1) put_u32(out, in.value[l]);
-  for (int l = 0; l < kLanes; ++l)
-    if (in.reduced_mask >> l & 1) put_u32(out, in.partial_sum[l]);
+  if (timing_only_) return;
+  for (size_t p = 0; p < n; ++p)
+    for (int l = 0; l < kLanes; ++l)
+      if (mask >> l & 1) put_u32(out, call[p].value[l]);
+  for (size_t p = 0; p < n; ++p)
+    for (int l = 0; l < kLanes; ++l)
+      if (in.reduced_mask >> l & 1) put_u32(out, call[p].partial_sum[l]);
 }
 
 void RecordDecoder::reset() {
@@ -204,7 +251,8 @@ void RecordDecoder::reset() {
   last_seq_.clear();
 }
 
-void RecordDecoder::decode(Cursor& c, Instr& out) {
+void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
+  Instr out;
   const unsigned nlanes = c.u8();
   out.sm = static_cast<uint32_t>(c.varint());
   out.subcore = static_cast<uint32_t>(c.varint());
@@ -213,7 +261,6 @@ void RecordDecoder::decode(Cursor& c, Instr& out) {
   auto it = last_seq_.find(key);
   const uint64_t predicted = it == last_seq_.end() ? 0 : it->second + 1;
   out.seq = predicted + static_cast<uint64_t>(unzigzag(c.varint()));
-  last_seq_[key] = out.seq;
   const uint32_t mask = c.u32();
   out.active_mask = mask;
   if (nlanes != std::bitset<32>(mask).count())
@@ -222,6 +269,16 @@ void RecordDecoder::decode(Cursor& c, Instr& out) {
   out.gap = static_cast<uint32_t>(c.varint());
   out.flags = static_cast<uint32_t>(c.varint());
   out.reduced_mask = static_cast<uint32_t>(c.varint());
+  uint64_t n = 1;
+  int64_t stride = 0;
+  if (version_ >= 2) {
+    n = c.varint();
+    if (n < 1 || n > kMaxParams)
+      c.fail("malformed: a call of " + std::to_string(n) + " params (1.." + std::to_string(kMaxParams) + ")");
+    if (n > 1) stride = unzigzag(c.varint());
+  }
+  last_seq_[key] = out.seq + n - 1;
+  out.nparams = static_cast<uint8_t>(n);
   int64_t prev = prev_addr_;
   bool first = true;
   for (int l = 0; l < kLanes; ++l) {
@@ -230,14 +287,31 @@ void RecordDecoder::decode(Cursor& c, Instr& out) {
       continue;
     }
     const int64_t a = prev + unzigzag(c.varint());
-    if (a < 0 || a > 0xFFFFFFFFll) c.fail("malformed: address delta leaves the 32-bit range");
+    const int64_t last = a + static_cast<int64_t>(n - 1) * stride;
+    if (a < 0 || a > 0xFFFFFFFFll || last < 0 || last > 0xFFFFFFFFll)
+      c.fail("malformed: address delta leaves the 32-bit range");
     out.addr[l] = static_cast<uint32_t>(a);
     prev = a;
     if (first) prev_addr_ = out.addr[l];
     first = false;
   }
-  for (int l = 0; l < kLanes; ++l) out.value[l] = (mask >> l & 1) ? c.u32() : 0;
-  for (int l = 0; l < kLanes; ++l) out.partial_sum[l] = (out.reduced_mask >> l & 1) ? c.u32() : 0;
+  call.assign(n, out);
+  for (size_t p = 0; p < n; ++p) {
+    Instr& x = call[p];
+    x.param = static_cast<uint8_t>(p);
+    x.seq = out.seq + p;
+    if (p > 0) {
+      x.gap = 0;
+      x.flags &= ~kFlagFirstOfWarp;
+      for (int l = 0; l < kLanes; ++l)
+        if (mask >> l & 1) x.addr[l] = static_cast<uint32_t>(static_cast<int64_t>(out.addr[l]) + static_cast<int64_t>(p) * stride);
+    }
+  }
+  if (timing_only_) return;
+  for (size_t p = 0; p < n; ++p)
+    for (int l = 0; l < kLanes; ++l) call[p].value[l] = (mask >> l & 1) ? c.u32() : 0;
+  for (size_t p = 0; p < n; ++p)
+    for (int l = 0; l < kLanes; ++l) call[p].partial_sum[l] = (out.reduced_mask >> l & 1) ? c.u32() : 0;
 }
 
 }  // namespace arc::trace::detail

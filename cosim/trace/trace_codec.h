@@ -75,7 +75,7 @@ uint32_t crc32_of(const uint8_t* p, size_t n);  // zlib crc32
 
 // File header: preamble + body + crc32(body).
 Bytes encode_header(const Header& h);
-Header decode_header_body(const uint8_t* p, size_t n, const std::string& file);
+Header decode_header_body(const uint8_t* p, size_t n, const std::string& file, uint16_t version);
 
 // A framed block: 24-byte block header + zstd frame of `raw`.
 Bytes frame_block(BlockKind kind, uint32_t count, const Bytes& raw, int zstd_level);
@@ -92,25 +92,36 @@ BlockHeader parse_block_header(const uint8_t* p, const std::string& where);
 // Checks the payload crc, decompresses, checks the size; throws arc::Error naming `where`.
 void unframe_payload(const BlockHeader& bh, const uint8_t* stored, Bytes& raw, const std::string& where);
 
-// Record encoding within a Records block (state resets at every block).
+// Record encoding within a Records block (state resets at every block). One record = one
+// call: `call[0..n)` are its params (n = call[0].nparams), already checked to agree.
 class RecordEncoder {
  public:
+  explicit RecordEncoder(bool timing_only = false) : timing_only_(timing_only) {}
   void reset();
-  void encode(const Instr& in, Bytes& out);
+  void encode(const Instr* call, size_t n, Bytes& out);
 
  private:
+  bool timing_only_;
   uint32_t prev_addr_ = 0;
   std::unordered_map<uint64_t, uint64_t> last_seq_;  // (sm << 32 | warp) -> last seq in this block
 };
 
 class RecordDecoder {
  public:
+  RecordDecoder(uint16_t version, bool timing_only) : version_(version), timing_only_(timing_only) {}
   void reset();
-  void decode(Cursor& c, Instr& out);  // throws through Cursor on malformed data
+  // Decodes one record into `call` (resized to its nparams); throws through Cursor on
+  // malformed data.
+  void decode(Cursor& c, std::vector<Instr>& call);
 
  private:
+  uint16_t version_;
+  bool timing_only_;
   uint32_t prev_addr_ = 0;
   std::unordered_map<uint64_t, uint64_t> last_seq_;
 };
+
+// "" when params call[0..n) form one call as Instr::param describes, else what is wrong.
+std::string check_call(const Instr* call, size_t n);
 
 }  // namespace arc::trace::detail

@@ -8,11 +8,13 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
   Reader r(path);
   TraceStats s;
   s.header = r.header();
+  s.version = r.version();
   s.file_bytes = r.file_bytes();
   std::unordered_set<uint64_t> warps, sms;
   Instr in;
   while (r.next(in)) {
     const uint32_t m = in.active_mask;
+    s.calls += in.param == 0;
     ++s.active_hist[__builtin_popcount(m)];
     unsigned distinct = 0;
     for (uint32_t rem = m; rem;) {  // peel off one address group at a time

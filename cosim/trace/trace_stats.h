@@ -12,6 +12,8 @@ namespace arc::trace {
 
 struct TraceStats {
   Header header;
+  uint16_t version = 0;          // format version of the file
+  uint64_t calls = 0;            // records (a call of k params is k instructions)
   uint64_t instructions = 0;
   uint64_t lanes = 0;            // lane updates (active lanes summed)
   uint64_t warps = 0;            // distinct (SM, warp) pairs

@@ -119,6 +119,9 @@ VerifyResult verify_trace(const VerifyOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   trace::Reader reader(o.trace_path);
   const trace::Header& h = reader.header();
+  if (h.timing_only)
+    throw Error(o.trace_path + ": a timing-only trace (no lane values or partial sums): 'arcsim sim' can time it, "
+                "'arcsim verify' needs a trace with values");
   if (o.busy_prob < 0 || o.busy_prob > 1) throw Error("verify: busy probability must lie in [0, 1]");
   VerifyResult res;
   res.gpu_name = h.gpu_name;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -290,6 +291,20 @@ TEST(Verify, BadInputIsOneLine) {
   const CmdResult v = arcsim("verify --trace /nonexistent.trc");
   EXPECT_EQ(v.code, 2);
   EXPECT_EQ(v.err.rfind("arcsim: error: cannot open trace", 0), 0u) << v.err;
+}
+
+TEST(Verify, RefusesATimingOnlyTrace) {
+  tracegen::GenConfig c;
+  c.instructions = 50;
+  trace::Trace t = trace::read_trace(gen("full", c));
+  t.header.timing_only = true;
+  t.final_buffer.clear();
+  const std::string path = tmp_path("timing.arctrace");
+  trace::write_trace(path, t);
+  const CmdResult v = arcsim("verify --trace " + path);
+  EXPECT_EQ(v.code, 2);
+  EXPECT_EQ(v.err.rfind("arcsim: error: " + path + ": a timing-only trace", 0), 0u) << v.err;
+  EXPECT_EQ(std::count(v.err.begin(), v.err.end(), '\n'), 1) << v.err;
 }
 
 }  // namespace

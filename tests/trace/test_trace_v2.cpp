@@ -1,0 +1,185 @@
+// Trace format version 2: multi-parameter calls (one record, k instructions), timing-only
+// traces (no values), the launch shape, and reading version-1 files.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "error.h"
+#include "test_util.h"
+#include "trace.h"
+
+namespace arc::trace {
+namespace {
+
+using testing::read_bytes;
+using testing::tmp_path;
+
+Header header(bool timing_only) {
+  Header h;
+  h.gpu_name = "test";
+  h.sm_count = 4;
+  h.subcores_per_sm = 4;
+  h.kernel_name = "k";
+  h.buffer_words = 12 * 1000;
+  h.timing_only = timing_only;
+  h.grid_blocks = 510;
+  h.threads_per_block = 256;
+  h.resident_warps_per_sm = 40;
+  h.barriers_per_block = 17;
+  return h;
+}
+
+// A 9-param call of one warp: Gaussian g's gradients at 12 g + p, random lanes and groups.
+std::vector<Instr> call(std::mt19937_64& g, uint64_t seq, uint32_t nparams, bool first) {
+  Instr a;
+  a.sm = static_cast<uint32_t>(g() % 4);
+  a.subcore = static_cast<uint32_t>(g() % 4);
+  a.warp = static_cast<uint32_t>(g() % 8);
+  a.seq = seq;
+  a.active_mask = static_cast<uint32_t>(g()) | 1u;
+  a.gap = static_cast<uint32_t>(g() % 500);
+  a.flags = first ? kFlagFirstOfWarp : 0;
+  a.nparams = static_cast<uint8_t>(nparams);
+  const uint32_t prim = static_cast<uint32_t>(g() % 990);
+  for (int l = 0; l < kLanes; ++l) a.addr[l] = 12 * (prim + static_cast<uint32_t>(g() % 3));
+  for (int l = 0; l < kLanes; ++l) {  // leaders of some groups reduced
+    if (!(a.active_mask >> l & 1) || g() % 2) continue;
+    bool leader = true;
+    for (int k = 0; k < l; ++k) leader &= !((a.active_mask >> k & 1) && a.addr[k] == a.addr[l]);
+    if (leader) a.reduced_mask |= 1u << l;
+  }
+  std::vector<Instr> out;
+  for (uint32_t p = 0; p < nparams; ++p) {
+    Instr x = a;
+    x.param = static_cast<uint8_t>(p);
+    x.seq = seq + p;
+    if (p) x.gap = 0, x.flags = 0;
+    for (int l = 0; l < kLanes; ++l) {
+      if (a.active_mask >> l & 1) x.addr[l] = a.addr[l] + p;
+      else x.addr[l] = 0;
+      x.value[l] = (a.active_mask >> l & 1) ? static_cast<uint32_t>(g()) : 0;
+      x.partial_sum[l] = (a.reduced_mask >> l & 1) ? static_cast<uint32_t>(g()) : 0;
+    }
+    out.push_back(x);
+  }
+  return out;
+}
+
+Trace calls_trace(uint64_t seed, bool timing_only) {
+  std::mt19937_64 g(seed);
+  Trace t;
+  t.header = header(timing_only);
+  uint64_t seq = 0;
+  for (int i = 0; i < 700; ++i) {
+    const uint32_t np = i % 5 == 0 ? 1 : 9;
+    for (Instr& x : call(g, seq, np, i == 0)) {
+      if (timing_only) x.value.fill(0), x.partial_sum.fill(0);
+      t.instrs.push_back(x);
+    }
+    seq += np;
+  }
+  if (!timing_only) t.final_buffer.assign(t.header.buffer_words, 0x3f800000u);
+  return t;
+}
+
+TEST(TraceV2, MultiParamCallsRoundTripAsOneRecordEach) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    const Trace t = calls_trace(seed, false);
+    const std::string path = tmp_path("calls.arctrace");
+    WriterOptions o;
+    o.records_per_block = 37;  // calls straddle no block: a record is whole
+    write_trace(path, t, o);
+    const Trace back = read_trace(path);
+    ASSERT_EQ(back.instrs.size(), t.instrs.size());
+    for (size_t i = 0; i < t.instrs.size(); ++i) ASSERT_TRUE(same_content(back.instrs[i], t.instrs[i])) << "instr " << i;
+    EXPECT_EQ(back.final_buffer, t.final_buffer);
+    EXPECT_EQ(back.header.grid_blocks, 510u);
+    EXPECT_EQ(back.header.threads_per_block, 256u);
+    EXPECT_EQ(back.header.resident_warps_per_sm, 40u);
+    EXPECT_EQ(back.header.barriers_per_block, 17u);
+    // One record per call is smaller than one per parameter (the addresses are stored once).
+    Trace flat = t;
+    uint64_t seq = 0;
+    for (Instr& x : flat.instrs) x.param = 0, x.nparams = 1, x.seq = seq++;
+    const std::string flat_path = tmp_path("v2flat.arctrace");
+    write_trace(flat_path, flat, o);
+    EXPECT_LT(read_bytes(path).size(), read_bytes(flat_path).size());
+  }
+}
+
+TEST(TraceV2, TimingOnlyStoresNoValuesAndReadsZeros) {
+  const Trace full = calls_trace(7, false);
+  Trace timing = full;
+  timing.header.timing_only = true;
+  for (Instr& x : timing.instrs) x.value.fill(0), x.partial_sum.fill(0);
+  timing.final_buffer.clear();
+  const std::string a = tmp_path("v2full.arctrace"), b = tmp_path("v2timing.arctrace");
+  write_trace(a, full);
+  write_trace(b, timing);
+  EXPECT_LT(read_bytes(b).size(), read_bytes(a).size() / 2);
+  const Trace back = read_trace(b);
+  EXPECT_TRUE(back.header.timing_only);
+  EXPECT_TRUE(back.final_buffer.empty());
+  ASSERT_EQ(back.instrs.size(), full.instrs.size());
+  for (size_t i = 0; i < back.instrs.size(); ++i) {
+    EXPECT_EQ(back.instrs[i].addr, full.instrs[i].addr);
+    for (uint32_t v : back.instrs[i].value) ASSERT_EQ(v, 0u);
+  }
+  // A timing-only trace takes no final buffer; a full one needs exactly its words.
+  Writer w(tmp_path("v2t2.arctrace"), timing.header);
+  EXPECT_THROW(w.finish(full.final_buffer), Error);
+}
+
+TEST(TraceV2, WriterRejectsParamsThatDisagree) {
+  std::mt19937_64 g(3);
+  auto expect_reject = [](std::vector<Instr> c, const char* what) {
+    Writer w(tmp_path("v2bad.arctrace"), header(false));
+    bool threw = false;
+    try {
+      for (const Instr& x : c) w.write(x);
+    } catch (const Error& e) {
+      threw = true;
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(threw) << what;
+  };
+  auto c = call(g, 0, 9, true);
+  c[4].addr[__builtin_ctz(c[4].active_mask)] += 1;
+  expect_reject(c, "stride");
+  c = call(g, 0, 9, true);
+  c[3].active_mask ^= 0x80000000u;
+  c[3].reduced_mask &= c[3].active_mask;
+  expect_reject(c, "differ from param 0");
+  c = call(g, 0, 9, true);
+  c[2].gap = 5;
+  expect_reject(c, "only param 0 carries the gap");
+  c = call(g, 0, 9, true);
+  c[5].seq += 1;
+  expect_reject(c, "not consecutive");
+  c = call(g, 0, 9, true);
+  std::swap(c[1], c[2]);
+  expect_reject(c, "where param 1 of the call is due");
+  // A call cut short: finish() refuses to close it.
+  c = call(g, 0, 9, true);
+  Writer w(tmp_path("v2cut.arctrace"), header(false));
+  for (int p = 0; p < 4; ++p) w.write(c[static_cast<size_t>(p)]);
+  EXPECT_THROW(w.finish(std::vector<uint32_t>(12 * 1000, 0)), Error);
+}
+
+TEST(TraceV2, ReadsTheBundledVersion1Trace) {
+  Reader r(ARCSIM_TEST_DATA "/gs-sws-h100.arctrace");
+  EXPECT_EQ(r.version(), 1);
+  EXPECT_FALSE(r.header().timing_only);
+  EXPECT_EQ(r.header().resident_warps_per_sm, 0u);  // unknown in version 1
+  Instr in;
+  uint64_t n = 0;
+  while (r.next(in)) {
+    EXPECT_EQ(in.nparams, 1);
+    ++n;
+  }
+  EXPECT_EQ(n, 8271u);
+  EXPECT_EQ(r.final_buffer().size(), r.header().buffer_words);
+}
+
+}  // namespace
+}  // namespace arc::trace
