@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets with clang (+ASan/UBSan) in build-fuzz/ and run them over the
-# committed corpus (tests/fuzz/corpus/<target>/).
+# committed corpus (tests/fuzz/corpus/<target>/): the trace reader, the GPU-config loader, and
+# the timing path's host adder against MPFR (fp32_native).
 #   scripts/fuzz.sh --smoke        each target for 20,000 runs (CI)
 #   scripts/fuzz.sh --runs N       each target for N runs; new inputs go to build-fuzz/corpus-new/
 #   scripts/fuzz.sh --merge        minimize build-fuzz/corpus-new into the committed corpus
@@ -17,9 +18,10 @@ esac
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found (Debian package clang)" >&2; exit 2; }
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DARCSIM_FUZZ=ON -DARCSIM_CUDA=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" --target fuzz_trace_reader fuzz_gpu_config trace_to_recipe -j "${ARCSIM_JOBS:-$(nproc)}" >/dev/null
+cmake --build "$build" --target fuzz_trace_reader fuzz_gpu_config fuzz_fp32_native trace_to_recipe -j "${ARCSIM_JOBS:-$(nproc)}" >/dev/null
 total_fail=0
-for t in trace_reader gpu_config; do
+targets=(trace_reader gpu_config fp32_native)
+for t in "${targets[@]}"; do
   corpus="$root/tests/fuzz/corpus/$t"
   new="$build/corpus-new/$t"
   mkdir -p "$new"
@@ -37,5 +39,5 @@ for t in trace_reader gpu_config; do
   fi
 done
 [ "$merge" = 1 ] && exit 0
-echo "fuzz: $((2 - total_fail)) passed, $total_fail failed"
+echo "fuzz: $((${#targets[@]} - total_fail)) passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

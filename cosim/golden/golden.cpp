@@ -25,22 +25,23 @@ std::vector<Group> match_addresses(const WarpInstr& in) {
   return groups;
 }
 
-uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz) {
+uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz, fp::Arith arith) {
   if (lane_mask == 0) return 0;
   int l = __builtin_ctz(lane_mask);
   uint32_t acc = in.value[l];
   for (uint32_t rem = lane_mask & (lane_mask - 1); rem != 0; rem &= rem - 1)
-    acc = fp::add_ref(acc, in.value[__builtin_ctz(rem)], ftz);
+    acc = fp::add(acc, in.value[__builtin_ctz(rem)], ftz, arith);
   return acc;
 }
 
-uint32_t butterfly_sum(const std::array<uint32_t, kLanes>& values, uint32_t active_mask, fp::FtzMode ftz) {
+uint32_t butterfly_sum(const std::array<uint32_t, kLanes>& values, uint32_t active_mask, fp::FtzMode ftz,
+                       fp::Arith arith) {
   std::array<uint32_t, kLanes> v{};
   for (int l = 0; l < kLanes; ++l) v[l] = ((active_mask >> l) & 1u) ? values[l] : 0u;
   // __shfl_down_sync(v, off): lane l reads lane l+off; lanes with l+off >= 32 read their own
   // value. Only lanes < off feed lane 0 at each step, so only those are computed.
   for (int off = 16; off >= 1; off /= 2)
-    for (int l = 0; l < off; ++l) v[l] = fp::add_ref(v[l], v[l + off], ftz);
+    for (int l = 0; l < off; ++l) v[l] = fp::add(v[l], v[l + off], ftz, arith);
   return v[0];
 }
 
@@ -59,7 +60,7 @@ std::vector<Transaction> process(const WarpInstr& in, const SchedConfig& cfg, bo
   std::vector<Transaction> out;
   for (const Group& g : match_addresses(in)) {
     if (route_group(g, cfg, busy) == Route::Reduced) {
-      out.push_back({Route::Reduced, g.addr, serial_sum(in, g.lane_mask, cfg.adder_ftz), g.lane_mask});
+      out.push_back({Route::Reduced, g.addr, serial_sum(in, g.lane_mask, cfg.adder_ftz, cfg.arith), g.lane_mask});
     } else {
       for (uint32_t rem = g.lane_mask; rem != 0; rem &= rem - 1) {
         const int l = __builtin_ctz(rem);
@@ -90,7 +91,7 @@ std::string describe(const Transaction& t) {
 void MemoryImage::apply(uint32_t addr, uint32_t value) {
   if (addr >= words_.size())
     throw Error(fmt::format("memory image: atomic to word {} outside the {}-word buffer", addr, words_.size()));
-  words_[addr] = fp::add_ref(words_[addr], value, fp::FtzMode::Flush);
+  words_[addr] = fp::add(words_[addr], value, fp::FtzMode::Flush, arith_);
 }
 
 uint32_t MemoryImage::at(uint32_t addr) const {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "fp32_native.h"
 #include "fp32_ref.h"
 
 namespace arc::golden {
@@ -43,11 +44,13 @@ std::vector<Group> match_addresses(const WarpInstr& in);
 
 // Serial sum of in.value over lane_mask in ascending lane order, starting from the lowest
 // lane's own value. lane_mask == 0 gives +0 (the empty sum).
-uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz);
+// arith: the MPFR reference (default) or the host FPU (the timing model); same bits.
+uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz, fp::Arith arith = fp::Arith::Reference);
 
 // SW-B butterfly: inactive lanes contribute +0; v[l] = v[l] + v[l+off] for off = 16,8,4,2,1;
 // returns lane 0. (Note +0 for inactive lanes: a lone -0 gives +0.)
-uint32_t butterfly_sum(const std::array<uint32_t, kLanes>& values, uint32_t active_mask, fp::FtzMode ftz);
+uint32_t butterfly_sum(const std::array<uint32_t, kLanes>& values, uint32_t active_mask, fp::FtzMode ftz,
+                       fp::Arith arith = fp::Arith::Reference);
 
 // Scheduler modes (RTL encoding in parentheses: mode_i[1:0]).
 //  Never (0): every group goes to the LSU as per-lane atomics (the baseline).
@@ -63,6 +66,7 @@ struct SchedConfig {
   SchedMode mode = SchedMode::Dynamic;
   uint32_t threshold = 0;
   fp::FtzMode adder_ftz = fp::FtzMode::Flush;  // FTZ of the reduction unit's adder
+  fp::Arith arith = fp::Arith::Reference;      // how process() computes sums (same bits)
 };
 
 enum class Route : uint8_t { Lsu = 0, Reduced = 1 };
@@ -88,10 +92,12 @@ const char* to_string(SchedMode m);
 const char* to_string(Route r);
 std::string describe(const Transaction& t);  // "reduced addr=0x.. value=0x.. mask=0x.."
 
-// Gradient buffer with ROP semantics: apply() = add_ref(word, value, FtzMode::Flush).
+// Gradient buffer with ROP semantics: apply() = add(word, value, FtzMode::Flush) with the
+// reference adder, or the host FPU's (set_arith; the timing model).
 class MemoryImage {
  public:
   explicit MemoryImage(size_t words, uint32_t fill = 0) : words_(words, fill) {}
+  void set_arith(fp::Arith a) { arith_ = a; }
   explicit MemoryImage(std::vector<uint32_t> words) : words_(std::move(words)) {}
 
   void apply(uint32_t addr, uint32_t value);  // throws arc::Error when addr >= size()
@@ -103,6 +109,7 @@ class MemoryImage {
 
  private:
   std::vector<uint32_t> words_;
+  fp::Arith arith_ = fp::Arith::Reference;
 };
 
 }  // namespace arc::golden
