@@ -41,7 +41,7 @@ class ArcUnit : public sc_core::sc_module {
       ++stats_.groups_reduced_in_core;
       stats_.lane_adds_in_core += static_cast<uint64_t>(__builtin_popcount(t.lane_mask)) - 1;
     }
-    return Packet{Request{t.addr, t.value, 0, setup_.sm}};
+    return Packet{Request{t.addr, t.value, 0, setup_.sm, static_cast<uint32_t>(__builtin_popcount(t.lane_mask))}};
   }
   static golden::WarpInstr warp_instr(const trace::Instr& in) {
     golden::WarpInstr w;

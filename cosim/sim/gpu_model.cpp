@@ -14,11 +14,13 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
     : sc_module(name),
       spec_(spec),
       image_(trace.header.buffer_words),
+      arrived_(trace.header.buffer_words, 0),
       hash_(spec.gpu.addr_hash, static_cast<uint32_t>(spec.gpu.rop_units),
             static_cast<uint32_t>(spec.knobs.rop_slice_bytes)) {
   const auto& g = spec.gpu;
   const uint32_t sms = static_cast<uint32_t>(g.sms), per_sm = static_cast<uint32_t>(g.subcores_per_sm);
   log_.enabled = spec.record_commits;
+  image_.set_arith(fp::Arith::Native);  // timing path: host FPU, bit-identical to MPFR (tests/fp)
 
   RopSetup rs;
   rs.ops_per_cycle = static_cast<uint32_t>(g.rop_ops_per_cycle);
@@ -26,7 +28,8 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   rs.same_addr_interval = static_cast<uint32_t>(spec.knobs.rop_same_addr_interval);
   rs.window = static_cast<uint32_t>(spec.knobs.rop_window);
   for (int64_t r = 0; r < g.rop_units; ++r)
-    rops_.push_back(std::make_unique<RopUnit>(fmt::format("rop{}", r).c_str(), static_cast<uint32_t>(r), rs, image_, log_, stats_));
+    rops_.push_back(std::make_unique<RopUnit>(fmt::format("rop{}", r).c_str(), static_cast<uint32_t>(r), rs, image_, log_,
+                                             arrived_, stats_));
 
   IcntSetup is;
   is.sms = sms;
@@ -49,7 +52,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   ls.busy_slack = static_cast<uint32_t>(spec.knobs.lsu_busy_slack);
   SubCoreSetup ss;
   ss.mode = spec.mode;
-  ss.warps_resident = static_cast<uint32_t>(g.warps_per_subcore);
+  ss.warps_resident = work.warps_resident;
   ss.sw_overhead = static_cast<uint32_t>(g.sw_overhead);
   ss.sws_per_key = static_cast<uint32_t>(spec.knobs.sws_cycles_per_key);
   ss.sws_per_lane = static_cast<uint32_t>(spec.knobs.sws_cycles_per_lane);
@@ -59,6 +62,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   as.sched.mode = spec.sched;
   as.sched.threshold = spec.threshold;
   as.sched.adder_ftz = fp::FtzMode::Flush;  // the RTL top is built with FTZ=1 (red.add.f32)
+  as.sched.arith = fp::Arith::Native;       // fast level: host FPU sums (the RTL level uses its adder)
 
   for (uint32_t sm = 0; sm < sms; ++sm) {
     ls.sm = sm;
@@ -68,6 +72,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
     icnt_->from_sm[sm]->bind(&icnt_->wake, &lsu->wake);
     for (uint32_t s = 0; s < per_sm; ++s) {
       ss.sm = sm;
+      ss.plant_lost_wakeup = spec.plant_lost_wakeup && sm == 0 && s == 0;
       auto sc = std::make_unique<SubCore>(fmt::format("sm{}_sc{}", sm, s).c_str(), ss, work.at(sm, s), stats_);
       Link<Packet>& port = *lsu->ports[s];
       if (spec.mode == Mode::ArcHw) {

@@ -28,11 +28,18 @@ class GpuModel : public sc_core::sc_module {
 
   // Called after sc_start() returns: closes the integrals and fills total_cycles.
   void finish();
+  // The end-of-run invariants, checked after finish() in every run: every warp instruction
+  // issued, lane updates conserved (trace = ROP-side + in-core adds, per run and per word),
+  // requests sent = requests performed, every queue drained, and (when the trace has values)
+  // each word of the image within the summation-order bound of the trace's exact sum. Throws
+  // arc::Error with one line naming the first broken invariant.
+  void check_end(const Workload& work, const trace::Trace& trace) const;
   const Stats& stats() const { return stats_; }
   const golden::MemoryImage& image() const { return image_; }
   const CommitLog& commits() const { return log_; }
   uint64_t rop_units() const { return static_cast<uint64_t>(rops_.size()); }
   const std::vector<std::unique_ptr<ArcUnit>>& arc_units() const { return arcs_; }
+  const Lsu& lsu(uint32_t sm) const { return *lsus_[sm]; }
 
  private:
   RunSpec spec_;
@@ -40,6 +47,7 @@ class GpuModel : public sc_core::sc_module {
   Stats stats_;
   golden::MemoryImage image_;
   CommitLog log_;
+  std::vector<uint32_t> arrived_;  // per word: lane updates the ROP units committed
   RopHash hash_;
   std::vector<std::unique_ptr<SubCore>> subcores_;
   std::vector<std::unique_ptr<ArcUnit>> arcs_;

@@ -36,6 +36,11 @@ class Icnt : public sc_core::sc_module {
   std::vector<std::unique_ptr<Link<Request>>> from_sm;
   std::vector<Link<Request>*> to_rop;
   Wake wake;
+  bool drained() const {
+    for (const auto& in : from_sm)
+      if (!in->empty()) return false;
+    return true;
+  }
   // The LSU of `sm` calls this after pushing into from_sm[sm]: only SMs with flits are visited.
   void pushed(uint32_t sm) {
     if (!listed_[sm]) {

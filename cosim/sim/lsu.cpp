@@ -10,6 +10,7 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& has
     : sc_module(name), setup_(setup), hash_(hash), stats_(stats) {
   for (uint32_t i = 0; i < setup.ports; ++i) ports.push_back(std::make_unique<Link<Packet>>(1));
   taken_.assign(setup.ports, 0);
+  grants_.assign(setup.ports, 0);
   SC_METHOD(step);
   sensitive << wake.ev;
   dont_initialize();
@@ -18,6 +19,13 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& has
 void Lsu::account(Cycle now) {
   stats_.lsu_occupancy_sum += static_cast<double>(queue_.size()) * static_cast<double>(now - occ_since_);
   occ_since_ = now;
+}
+
+bool Lsu::drained() const {
+  if (!queue_.empty()) return false;
+  for (const auto& port : ports)
+    if (!port->empty()) return false;
+  return true;
 }
 
 void Lsu::finish(Cycle end) {
@@ -36,10 +44,12 @@ void Lsu::step() {
     icnt->pushed(setup_.sm);
     ++stats_.requests_to_l2;
   }
-  // 2. Admit at most one whole packet per port, round-robin.
+  // 2. Admit at most one whole packet per port, round-robin from the port after the one
+  //    served last (the start is fixed for the whole pass; rr_ moves only for the next cycle).
   const uint32_t n = setup_.ports;
+  const uint32_t start = rr_;
   for (uint32_t k = 0; k < n; ++k) {
-    const uint32_t p = (rr_ + k) % n;
+    const uint32_t p = (start + k) % n;
     Link<Packet>& port = *ports[p];
     if (!port.ready(now)) continue;
     const size_t room = setup_.depth - queue_.size();
@@ -55,6 +65,7 @@ void Lsu::step() {
     if (taken_[p] == pk.size()) {
       port.pop(now);
       taken_[p] = 0;
+      ++grants_[p];
     } else {
       ++stats_.lsu_full_rejects;  // the rest waits in the port: the issuing sub-core stalls
     }

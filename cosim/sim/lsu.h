@@ -1,6 +1,6 @@
 // Lsu: the per-SM MIO/LSU queue between the sub-cores (or their ARC units) and the crossbar.
 //  - `ports[s]`: one packet slot per sub-core. Each cycle the LSU serves the ports round-robin
-//    from the one after the last served, moving as many of a packet's requests as the queue has
+//    from the one after the last served (fair: with all ports ready each gets one turn per cycle), moving as many of a packet's requests as the queue has
 //    room for; a packet leaves its port (freeing the sub-core) when all its requests are in.
 //  - Queue: lsu_queue_depth entries (requests). Each cycle it forwards up to
 //    lsu_issue_per_cycle requests, in order, into the crossbar input of this SM (the address
@@ -44,6 +44,8 @@ class Lsu : public sc_core::sc_module {
   Wake wake;
 
   void finish(Cycle end);  // closes the occupancy integral at the end of the run
+  bool drained() const;    // queue and ports empty (end-of-run check)
+  const std::vector<uint64_t>& grants() const { return grants_; }  // whole packets admitted, per port
 
  private:
   void step();
@@ -55,6 +57,7 @@ class Lsu : public sc_core::sc_module {
   std::deque<Request> queue_;
   uint32_t rr_ = 0;
   std::vector<size_t> taken_;  // per port: requests of its front packet already queued
+  std::vector<uint64_t> grants_;
   Cycle occ_since_ = 0;  // occupancy integral is closed up to here
 };
 

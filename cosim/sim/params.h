@@ -60,6 +60,9 @@ struct RunSpec {
   std::string wave_path;    // FST of the ARC units (Rtl fidelity only); "" = none
   bool progress = false;    // progress bar on stderr
   bool record_commits = false;  // keep the ROP commit log (tests)
+  // Test only: sub-core 0 of SM 0 ignores every wake-up after the run's first issue (a lost
+  // wake-up), which the end-of-run check must report. Not reachable from the CLI.
+  bool plant_lost_wakeup = false;
 
   std::string label() const;  // "arc-hw/dynamic", "sw-s", ...
 };

@@ -49,6 +49,8 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
         {"lane_updates", s.lane_updates},
         {"sw_overhead_cycles", s.sw_overhead_cycles},
         {"instrs_accepted_busy", s.instrs_seen_busy},
+        {"warps_resident_per_subcore", s.warps_resident_per_subcore},
+        {"warps_remapped", s.warps_remapped != 0},
         {"memory_image_fnv1a64", fmt::format("{:016x}", image_hash(runs[i].image))},
     };
     if (base && s.total_cycles)

@@ -13,6 +13,7 @@ struct Request {
   uint32_t value = 0;  // binary32 bits
   uint32_t rop = 0;    // destination ROP unit (address hash, set by the LSU)
   uint32_t sm = 0;
+  uint32_t lanes = 1;  // lane updates it carries (a reduced group's size): the end-of-run count
 };
 
 // What one issue hands the LSU in one cycle: the requests of one warp-level atomic

@@ -16,8 +16,8 @@ std::vector<std::pair<uint32_t, uint32_t>> CommitLog::sorted() const {
 }
 
 RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-                 CommitLog& log, Stats& stats)
-    : sc_module(name), unit_(unit), setup_(setup), image_(image), log_(log), stats_(stats) {
+                 CommitLog& log, std::vector<uint32_t>& arrived, Stats& stats)
+    : sc_module(name), unit_(unit), setup_(setup), image_(image), log_(log), arrived_(arrived), stats_(stats) {
   SC_METHOD(step);
   sensitive << wake.ev;
   dont_initialize();
@@ -51,6 +51,7 @@ void RopUnit::step() {
     if (pick == SIZE_MAX) break;
     const Request r = in.pop_at(now, pick);
     image_.apply(r.addr, r.value);
+    arrived_[r.addr] += r.lanes;
     if (log_.enabled) log_.entries.push_back({now, unit_, r.addr, r.value});
     if (serialize) last_start_[r.addr] = now;
     ++started;

@@ -43,12 +43,14 @@ struct CommitLog {
 class RopUnit : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(RopUnit);
+  // arrived[w]: lane updates committed to word w so far (the end-of-run conservation check).
   RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-          CommitLog& log, Stats& stats);
+          CommitLog& log, std::vector<uint32_t>& arrived, Stats& stats);
 
   Link<Request> in;
   Wake wake;
   Cycle last_done() const { return last_done_; }
+  bool drained() const { return in.empty(); }
 
  private:
   void step();
@@ -57,6 +59,7 @@ class RopUnit : public sc_core::sc_module {
   RopSetup setup_;
   golden::MemoryImage& image_;
   CommitLog& log_;
+  std::vector<uint32_t>& arrived_;
   Stats& stats_;
   std::unordered_map<uint32_t, Cycle> last_start_;  // per address: cycle of its latest start
   Cycle last_done_ = 0;

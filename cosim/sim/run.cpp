@@ -30,7 +30,8 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
   validate(spec);
   const double t0 = cpu_now();
   const Workload work = build_workload(trace, static_cast<uint32_t>(spec.gpu.sms),
-                                       static_cast<uint32_t>(spec.gpu.subcores_per_sm));
+                                       static_cast<uint32_t>(spec.gpu.subcores_per_sm),
+                                       static_cast<uint32_t>(spec.gpu.warps_per_subcore));
   if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) enable_rtl_tracing();
   GpuModel model("gpu", spec, trace, work);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration done, time 0
@@ -45,9 +46,12 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
   bar.finish();
   model.finish();
   wave.reset();
+  model.check_end(work, trace);
   RunResult r;
   r.label = spec.label();
   r.stats = model.stats();
+  r.stats.warps_resident_per_subcore = work.warps_resident;
+  r.stats.warps_remapped = work.remapped ? 1 : 0;
   r.image = model.image().words();
   r.commits = model.commits().sorted();
   r.cpu_seconds = cpu_now() - t0;

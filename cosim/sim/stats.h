@@ -22,6 +22,8 @@ struct Stats {
   double lsu_occupancy_sum = 0;          // sum over SMs of the integral of queue occupancy (entry-cycles)
   uint64_t lsu_occupancy_max = 0;        // max entries in any SM's LSU queue
   uint64_t lsu_full_rejects = 0;         // packet offers refused because the LSU queue was full
+  uint64_t warps_resident_per_subcore = 0;  // occupancy admitted (trace launch shape, capped by the GPU)
+  uint64_t warps_remapped = 0;              // 1: the trace's warps were redistributed onto another SM shape
 
   // Derived (given the GPU shape).
   double rop_utilization(uint64_t rop_units, uint64_t ops_per_cycle) const;

@@ -13,6 +13,8 @@ SubCore::SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const 
   admit_warps(0);
 }
 
+bool SubCore::drained() const { return resident_.empty() && next_warp_ == work_.warps.size() && cur_ < 0; }
+
 void SubCore::admit_warps(Cycle now) {
   while (resident_.size() < setup_.warps_resident && next_warp_ < work_.warps.size()) {
     Warp w;
@@ -23,7 +25,9 @@ void SubCore::admit_warps(Cycle now) {
 }
 
 Cycle SubCore::sw_cost(const trace::Instr& in) const {
-  Cycle c = setup_.sw_overhead;
+  // Paid once per reduce call (at its param 0): the call's fixed sequence and SW-S's match.
+  const bool call_start = in.param == 0;
+  Cycle c = call_start ? setup_.sw_overhead : 0;
   if (setup_.mode != Mode::SwS || (setup_.sws_per_key == 0 && setup_.sws_per_lane == 0)) return c;
   golden::WarpInstr wi;
   wi.active_mask = in.active_mask;
@@ -34,7 +38,7 @@ Cycle SubCore::sw_cost(const trace::Instr& in) const {
     const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
     if (n >= setup_.threshold && n > 1) largest = std::max(largest, n);
   }
-  c += static_cast<Cycle>(setup_.sws_per_key) * groups.size();
+  if (call_start) c += static_cast<Cycle>(setup_.sws_per_key) * groups.size();
   if (largest) c += static_cast<Cycle>(setup_.sws_per_lane) * (largest - 1);
   return c;
 }
@@ -54,11 +58,11 @@ Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) cons
     if (eligible && n >= setup_.threshold && n > 1) {
       uint32_t sum;
       if (setup_.mode == Mode::SwS) {
-        sum = golden::serial_sum(wi, g.lane_mask, setup_.sw_ftz);
+        sum = golden::serial_sum(wi, g.lane_mask, setup_.sw_ftz, fp::Arith::Native);
       } else {
-        sum = golden::butterfly_sum(wi.value, g.lane_mask, setup_.sw_ftz);
+        sum = golden::butterfly_sum(wi.value, g.lane_mask, setup_.sw_ftz, fp::Arith::Native);
       }
-      p.push_back({g.addr, sum, 0, setup_.sm});
+      p.push_back({g.addr, sum, 0, setup_.sm, n});
       ++groups_reduced;
     } else {
       for (uint32_t m = g.lane_mask; m; m &= m - 1) p.push_back({g.addr, in.value[__builtin_ctz(m)], 0, setup_.sm});
@@ -107,6 +111,7 @@ bool SubCore::try_issue(Cycle now) {
 
 void SubCore::step() {
   const Cycle now = now_cycle();
+  if (setup_.plant_lost_wakeup && stats_.instructions > 0) return;  // test only: wake-ups lost from now on
   if (cur_ < 0 && now >= port_free_at_ && !resident_.empty()) {
     // loose round-robin: first ready warp after the last one picked
     const size_t n = resident_.size();

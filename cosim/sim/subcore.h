@@ -9,10 +9,11 @@
 // in which the port is free it picks the first ready warp after the one it picked last. The
 // picked warp holds the port until its atomic leaves:
 //  - baseline: one packet of per-lane requests into the LSU port;
-//  - sw-s / sw-b: first `sw_overhead` issue cycles of reduction instructions (config key
-//    sw_overhead, measured from the ARC-SW kernels' SASS by issue 9; sw-s adds knobs
-//    sws_cycles_per_key x distinct addresses (match_any) + sws_cycles_per_lane x (lanes of its
-//    largest reduced group - 1) (the dependent shuffle+add chain)), then one packet: per
+//  - sw-s / sw-b: first the reduction instructions' issue cycles: per reduce call (paid at its
+//    param 0 only, so a 3DGS call that writes 9 gradients pays it once) `sw_overhead` (config)
+//    and, sw-s, sws_cycles_per_key x distinct addresses (match_any); per instruction, sw-s,
+//    sws_cycles_per_lane x (lanes of its largest reduced group - 1) (the dependent
+//    shuffle+add chain of each parameter); then one packet: per
 //    address group of >= threshold lanes one request carrying the group's serial (sw-s) or
 //    butterfly (sw-b) sum, per-lane requests for the other lanes;
 //  - arc-hw: the instruction into its ARC unit (`atomred`).
@@ -39,6 +40,7 @@ struct SubCoreSetup {
   uint32_t sws_per_lane = 0;
   uint32_t threshold = 2;
   fp::FtzMode sw_ftz = fp::FtzMode::Keep;  // add.f32 of the ARC-SW code (trace header reduce_ftz)
+  bool plant_lost_wakeup = false;  // test only (RunSpec::plant_lost_wakeup): ignores wake-ups after the run's first issue
 };
 
 class SubCore : public sc_core::sc_module {
@@ -49,6 +51,7 @@ class SubCore : public sc_core::sc_module {
   Link<InstrRef>* to_arc = nullptr;  // arc-hw
   Link<Packet>* to_lsu = nullptr;    // baseline, sw-s, sw-b
   Wake wake;
+  bool drained() const;  // every warp admitted and finished (end-of-run check)
 
  private:
   struct Warp {
