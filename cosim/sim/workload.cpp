@@ -12,7 +12,7 @@ namespace arc::sim {
 namespace {
 
 struct TraceWarp {
-  uint32_t sm = 0, subcore = 0;
+  uint32_t sm = 0, subcore = 0, warp = 0;
   uint64_t work = 0;  // compute gaps + one issue cycle per atomic
   std::vector<InstrRef> instrs;
 };
@@ -37,6 +37,7 @@ std::vector<TraceWarp> collect_warps(const trace::Trace& t, Workload& w) {
       warps.emplace_back();
       warps.back().sm = in.sm;
       warps.back().subcore = in.subcore;
+      warps.back().warp = in.warp;
     }
     TraceWarp& tw = warps[it->second];
     tw.instrs.push_back(&in);
@@ -58,19 +59,40 @@ Workload build_workload(const trace::Trace& t, uint32_t sms, uint32_t subcores_p
   w.subcores.resize(slots);
   std::vector<TraceWarp> warps = collect_warps(t, w);
 
-  bool same_shape = t.header.sm_count == sms && t.header.subcores_per_sm == subcores_per_sm;
-  for (const TraceWarp& tw : warps) same_shape &= tw.sm < sms && tw.subcore < subcores_per_sm;
-  w.remapped = !same_shape;
-  std::vector<uint64_t> load(slots, 0);
-  for (TraceWarp& tw : warps) {
-    size_t slot = 0;
-    if (same_shape) {
-      slot = static_cast<size_t>(tw.sm) * subcores_per_sm + tw.subcore;
-    } else {
-      slot = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-      load[slot] += tw.work;
+  bool fits = t.header.subcores_per_sm == subcores_per_sm;
+  for (const TraceWarp& tw : warps) fits &= tw.sm < sms && tw.subcore < subcores_per_sm;
+  w.remapped = !fits;
+  const uint32_t warps_per_block = (t.header.threads_per_block + 31) / 32;
+  if (fits) {  // 1. the traced placement
+    for (TraceWarp& tw : warps)
+      w.subcores[static_cast<size_t>(tw.sm) * subcores_per_sm + tw.subcore].warps.push_back(WarpWork{std::move(tw.instrs)});
+  } else if (warps_per_block > 0) {  // 2. whole blocks to the least-loaded SM
+    std::vector<uint64_t> sm_load(sms, 0);
+    std::unordered_map<uint64_t, uint32_t> block_sm;  // global block -> SM
+    // Blocks in block order; within a block, warps in warp order.
+    std::vector<size_t> order(warps.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return warps[a].warp < warps[b].warp; });
+    std::unordered_map<uint64_t, uint64_t> block_work;
+    for (const TraceWarp& tw : warps) block_work[tw.warp / warps_per_block] += tw.work;
+    for (size_t i : order) {
+      TraceWarp& tw = warps[i];
+      const uint64_t block = tw.warp / warps_per_block;
+      auto [it, fresh] = block_sm.emplace(block, 0);
+      if (fresh) {
+        it->second = static_cast<uint32_t>(std::min_element(sm_load.begin(), sm_load.end()) - sm_load.begin());
+        sm_load[it->second] += block_work[block];
+      }
+      const uint32_t sc = (tw.warp % warps_per_block) % subcores_per_sm;
+      w.subcores[static_cast<size_t>(it->second) * subcores_per_sm + sc].warps.push_back(WarpWork{std::move(tw.instrs)});
     }
-    w.subcores[slot].warps.push_back(WarpWork{std::move(tw.instrs)});
+  } else {  // 3. whole warps to the least-loaded sub-core slot
+    std::vector<uint64_t> load(slots, 0);
+    for (TraceWarp& tw : warps) {
+      const size_t slot = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+      load[slot] += tw.work;
+      w.subcores[slot].warps.push_back(WarpWork{std::move(tw.instrs)});
+    }
   }
 
   const uint32_t traced = t.header.resident_warps_per_sm;

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
     if (in.size() < d::kPreambleBytes) throw arc::Error(std::string(argv[1]) + ": too short");
     const uint32_t hlen = d::get_u32(in.data() + 12);
     d::Bytes out;
-    d::put_u16(out, static_cast<uint16_t>(hlen));
+    const uint16_t version = d::get_u16(in.data() + 8);  // the recipe's top length bit: version 2
+    d::put_u16(out, static_cast<uint16_t>((hlen & 0x7FFF) | (version == 2 ? 0x8000 : 0)));
     size_t at = d::kPreambleBytes;
     out.insert(out.end(), in.begin() + at, in.begin() + at + hlen);
     at += hlen + 4;

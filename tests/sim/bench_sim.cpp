@@ -3,7 +3,8 @@
 // and simulated cycles per second on the H100 config: fast level baseline and ARC-HW (dynamic),
 // RTL level ARC-HW dynamic and never (never keeps the Verilated units busiest). CPU time of the
 // run (workload build, elaboration, simulation), not wall time: other load does not skew it.
-// Usage: bench_sim [scale=1]  (scale multiplies the trace sizes)
+// Usage: bench_sim [scale=1] [sizes=3]  (scale multiplies the trace sizes; sizes: how many of
+// the three to run, smallest first: scripts/bench-sim.sh --check re-runs the smallest only)
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -18,11 +19,14 @@
 int sc_main(int argc, char** argv) {
   using namespace arc::sim;
   const double scale = argc > 1 ? std::atof(argv[1]) : 1.0;
+  const int sizes = argc > 2 ? std::atoi(argv[2]) : 3;
   std::printf("%-6s %-16s %10s %12s %12s %9s %14s %14s\n", "level", "mode", "instrs", "lane updates", "sim cycles",
               "cpu s", "lane upd/s", "cycles/s");
   for (Fidelity f : {Fidelity::Fast, Fidelity::Rtl}) {
     const uint64_t base = static_cast<uint64_t>((f == Fidelity::Fast ? 25'000 : 6'000) * scale);
+    int step = 0;
     for (uint64_t n : {base, 4 * base, 16 * base}) {
+      if (step++ >= sizes) break;
       arc::tracegen::GenConfig g = testing::hot(n, 99);
       g.sms = 132;
       g.warps_per_subcore = 16;

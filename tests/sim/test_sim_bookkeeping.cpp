@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <random>
 #include <systemc>
 
@@ -172,6 +174,32 @@ TEST(SimBookkeeping, OtherShapesAreRedistributedByWholeWarpsNotFolded) {
   EXPECT_FALSE(same.remapped);
   for (const SubCoreWork& sc : same.subcores) EXPECT_EQ(sc.warps.size(), 1u);
   EXPECT_EQ(same.at(131, 3).warps[0].instrs[0]->sm, 131u);
+  // A kernel that occupied one SM stays on one SM of a larger GPU (the one-SM microbenchmark).
+  const Workload one = build_workload(shaped(1, 2, 10, 100), 132, 4, 16);
+  EXPECT_FALSE(one.remapped);
+  EXPECT_EQ(one.at(0, 0).warps.size(), 2u);
+  EXPECT_TRUE(one.at(1, 0).warps.empty());
+}
+
+TEST(SimBookkeeping, WithALaunchShapeWholeBlocksAreRedistributed) {
+  // 40 SMs x 8 warps, numbered globally and block-linearly, 4 warps (128 threads) per block.
+  trace::Trace t = shaped(40, 2, 6, 50);
+  t.header.threads_per_block = 128;
+  for (auto& in : t.instrs) in.warp += 8 * in.sm;
+  const Workload w = build_workload(t, 28, 4, 16);
+  EXPECT_TRUE(w.remapped);
+  std::map<uint32_t, std::set<uint32_t>> sms_of_block;
+  std::vector<size_t> warps_per_sm(28, 0);
+  for (uint32_t sm = 0; sm < 28; ++sm)
+    for (uint32_t sc = 0; sc < 4; ++sc)
+      for (const WarpWork& ww : w.at(sm, sc).warps) {
+        sms_of_block[ww.instrs[0]->warp / 4].insert(sm);
+        ++warps_per_sm[sm];
+      }
+  EXPECT_EQ(sms_of_block.size(), 80u);
+  for (const auto& [block, sms] : sms_of_block) EXPECT_EQ(sms.size(), 1u) << "block " << block << " split";
+  const auto [lo, hi] = std::minmax_element(warps_per_sm.begin(), warps_per_sm.end());
+  EXPECT_LE(*hi - *lo, 4u) << "SMs differ by more than one block";
 }
 
 TEST(SimBookkeeping, OccupancyComesFromTheTraceLaunchShape) {

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Regenerates the model-vs-H100 microbenchmark tables from the current binary (build first:
+# scripts/build.sh): results/h100/calibration/model_vs_microbench.{md,json,png} and the table
+# in docs/calibration.md, each stamped with the date and commit. ~1-2 minutes per variant on
+# 2 cores. tests/docs checks that the committed JSON agrees with a re-run of its small cases.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${ARCSIM_BUILD_DIR:-$root/build}
+out=$root/results/h100/calibration
+py=${ARCSIM_PYTHON:-}
+if [ -z "$py" ]; then  # the first python3 with matplotlib (the plot); Debian's has it
+  for c in python3 /usr/bin/python3; do "$c" -c 'import matplotlib' 2>/dev/null && { py=$c; break; }; done
+fi
+[ -n "$py" ] || { echo "regen-calibration.sh: no python3 with matplotlib (set ARCSIM_PYTHON)" >&2; exit 2; }
+cd "$root"
+"$py" scripts/calibrate_sim.py --arcsim "$build/arcsim" --raw results/h100/microbench \
+  --variant "placeholder h100.toml (before issue 9)|--config results/h100/calibration/h100-placeholders.toml" \
+  --variant "calibrated h100.toml as is|--gpu h100" \
+  --variant "calibrated + rop_queue_depth=512|--gpu h100 --set rop_queue_depth=512" \
+  --variant "calibrated + queue 512 + same-addr interval 3|--gpu h100 --set rop_queue_depth=512 --set rop_same_addr_interval=3" \
+  --variant "calibrated + same-addr interval 3 + ROP window 8|--gpu h100 --set rop_same_addr_interval=3 --set rop_window=8" \
+  --md "$out/model_vs_microbench.md" --json "$out/model_vs_microbench.json" \
+  --plot "$out/model_vs_microbench.png" --doc docs/calibration.md
