@@ -1,5 +1,6 @@
 #include "trace_out.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -16,12 +17,14 @@ arc::trace::Method trace_method(const std::string& m) {
   throw arc::Error("trace: unknown method '" + m + "'");
 }
 
-arc::trace::Instr to_instr(const DevInstr& d, const std::string& method) {
+std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& method) {
+  if (d.nparams < 1 || d.nparams > static_cast<uint32_t>(kMaxRecParams))
+    throw arc::Error("trace: a capture record of " + std::to_string(d.nparams) + " params (1.." +
+                     std::to_string(kMaxRecParams) + ")");
   arc::trace::Instr in;
   in.sm = d.sm;
-  in.subcore = d.subcore;
+  in.subcore = d.hw_warp % 4;
   in.warp = d.warp;
-  in.seq = d.seq;
   in.active_mask = d.active;
   in.flags = (d.flags & 1u) ? arc::trace::kFlagFirstOfWarp : 0u;
   if (d.gap > std::numeric_limits<uint32_t>::max()) {
@@ -31,26 +34,35 @@ arc::trace::Instr to_instr(const DevInstr& d, const std::string& method) {
     in.gap = static_cast<uint32_t>(d.gap);
   }
   in.reduced_mask = d.reduced;
-  for (int l = 0; l < 32; ++l) {
-    if ((d.active >> l) & 1u) {
-      in.addr[l] = d.addr[l];
-      in.value[l] = d.value[l];
+  in.nparams = static_cast<uint8_t>(d.nparams);
+  bool one_addr = true;
+  const uint32_t a0 = d.active ? d.addr[__builtin_ctz(d.active)] : 0;
+  for (int l = 0; l < 32; ++l)
+    if (((d.active >> l) & 1u) && d.addr[l] != a0) one_addr = false;
+  if (d.reduced != 0 && (method == "swb" || (method == "adaptive" && one_addr))) in.flags |= arc::trace::kFlagTreeSum;
+  std::vector<arc::trace::Instr> out;
+  for (uint32_t p = 0; p < d.nparams; ++p) {
+    arc::trace::Instr x = in;
+    x.param = static_cast<uint8_t>(p);
+    x.seq = d.seq * d.nparams + p;  // instruction numbers: a call of k params is k instructions
+    if (p > 0) {
+      x.gap = 0;
+      x.flags &= ~arc::trace::kFlagFirstOfWarp;  // the clamp flag belongs to the call
     }
-    if ((d.reduced >> l) & 1u) in.partial_sum[l] = d.psum[l];
+    for (int l = 0; l < 32; ++l) {
+      if ((d.active >> l) & 1u) {
+        x.addr[l] = d.addr[l] + p * d.stride;
+        x.value[l] = d.value[p][l];
+      }
+      if ((d.reduced >> l) & 1u) x.partial_sum[l] = d.psum[p][l];
+    }
+    out.push_back(x);
   }
-  if (d.reduced != 0 && method == "swb") in.flags |= arc::trace::kFlagTreeSum;
-  if (d.reduced != 0 && method == "adaptive") {
-    bool one_addr = true;
-    const uint32_t a0 = d.addr[__builtin_ctz(d.active)];
-    for (int l = 0; l < 32; ++l)
-      if (((d.active >> l) & 1u) && d.addr[l] != a0) one_addr = false;
-    if (one_addr) in.flags |= arc::trace::kFlagTreeSum;
-  }
-  return in;
+  return out;
 }
 
-TraceStats write_capture(const std::string& path, const TraceInfo& info,
-                         const std::vector<DevInstr>& recs, const std::vector<float>& final_buffer) {
+TraceStats write_capture(const std::string& path, const TraceInfo& info, const CaptureRecords& recs,
+                         const std::vector<float>& final_buffer) {
   arc::trace::Header h;
   h.gpu_name = info.gpu_name;
   h.sm_count = info.sm_count;
@@ -63,9 +75,16 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info,
   h.buffer_words = final_buffer.size();
   h.reduce_ftz = info.reduce_ftz;
   h.gap_unit = arc::trace::GapUnit::Cycles;
+  h.grid_blocks = info.grid_blocks;
+  h.threads_per_block = info.threads_per_block;
+  uint32_t slots = 0;
+  for (size_t w = 0; w + 1 < recs.first.size() && w < recs.calls.size(); ++w)
+    for (uint64_t i = 0; i < recs.calls[w]; ++i) slots = std::max(slots, recs.recs[recs.first[w] + i].hw_warp + 1);
+  h.resident_warps_per_sm = slots;
   h.metadata = info.meta;
   h.metadata.emplace_back("arc_method", info.method);
   h.metadata.emplace_back("gap_source", "clock64");
+  h.metadata.emplace_back("resident_warps_per_sm_source", "largest %warpid seen + 1");
   if (info.method == "swb" || info.method == "cub")
     h.metadata.emplace_back("reduce_order", "butterfly shfl_down 16,8,4,2,1, inactive lanes add +0");
   else if (info.method == "adaptive")
@@ -75,7 +94,9 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info,
   else if (info.method == "sws")
     h.metadata.emplace_back("reduce_order", "serial ascending lanes from the leader");
   arc::trace::Writer w(path, h);
-  for (const DevInstr& d : recs) w.write(to_instr(d, info.method));
+  for (size_t wp = 0; wp + 1 < recs.first.size() && wp < recs.calls.size(); ++wp)
+    for (uint64_t i = 0; i < recs.calls[wp]; ++i)
+      for (const arc::trace::Instr& in : to_instrs(recs.recs[recs.first[wp] + i], info.method)) w.write(in);
   std::vector<uint32_t> words(final_buffer.size());
   if (!words.empty()) std::memcpy(words.data(), final_buffer.data(), 4 * words.size());
   w.finish(words);

@@ -1,5 +1,6 @@
-// Turns the GPU's raw capture records (arc::DevInstr) into the project's trace format
-// (cosim/trace, FORMAT.md) with the final gradient buffer.
+// Turns the GPU's raw capture records (arc::DevCall, one per reduce call) into the project's
+// trace format (cosim/trace, FORMAT.md: one record of nparams instructions per call) with the
+// final gradient buffer and the launch shape.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -20,25 +21,34 @@ struct TraceInfo {
   std::string generator;
   uint64_t seed = 0;
   uint8_t reduce_ftz = 0;  // 0: partial sums from add.f32 without -ftz (IEEE subnormals)
+  uint32_t grid_blocks = 0, threads_per_block = 0;  // the launch (0 = unknown)
   std::vector<std::pair<std::string, std::string>> meta;
 };
 
 // Benchmark method name -> trace method (baseline, sw-s, sw-b, cub, adaptive).
 arc::trace::Method trace_method(const std::string& method);
 
-// One capture record -> one trace instruction (gap clamped to 32 bits with its flag). With
-// the benchmark method, instructions whose partial sums the butterfly made get
-// kFlagTreeSum: every reduced SW-B instruction, and Adaptive's reduced instructions whose
-// active lanes all share one address (Adaptive's only butterfly case; its serial path runs
-// only when the lanes name several addresses). CUB's sums stay in CUB's (opaque) order.
-arc::trace::Instr to_instr(const DevInstr& d, const std::string& method = "");
+// One capture record -> its nparams trace instructions (gap clamped to 32 bits with its flag;
+// sub-core = hardware warp slot % 4). With the benchmark method, instructions whose partial
+// sums the butterfly made get kFlagTreeSum: every reduced SW-B call, and Adaptive's reduced
+// calls whose active lanes all share one address (Adaptive's only butterfly case; its serial
+// path runs only when the lanes name several addresses). CUB's sums stay in CUB's (opaque) order.
+std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& method = "");
 
 struct TraceStats {
   uint64_t instructions = 0, lanes = 0, bytes = 0;
 };
 
-// Writes the whole trace; `final_buffer` is the gradient buffer after the kernel.
-TraceStats write_capture(const std::string& path, const TraceInfo& info,
-                         const std::vector<DevInstr>& recs, const std::vector<float>& final_buffer);
+// The records of one capture: warp w's calls are recs[first[w] .. first[w] + calls[w]).
+struct CaptureRecords {
+  const std::vector<DevCall>& recs;
+  const std::vector<uint64_t>& first;
+  const std::vector<uint64_t>& calls;
+};
+
+// Writes the whole trace, warp by warp; `final_buffer` is the gradient buffer after the kernel.
+// The resident warps per SM in the header are the largest hardware warp slot seen + 1.
+TraceStats write_capture(const std::string& path, const TraceInfo& info, const CaptureRecords& recs,
+                         const std::vector<float>& final_buffer);
 
 }  // namespace arc::sw

@@ -173,19 +173,22 @@ class GsWorkload final : public Workload {
 
   std::vector<float> grads() const override { return grad_.download(); }
 
-  CaptureResult capture(const std::string& method, int thr, uint64_t cap) override {
+  CaptureResult capture(const std::string& method, int thr) override {
     const size_t warps = static_cast<size_t>(tiles_x_) * tiles_y_ * (kBlock / 32);
-    const CaptureBuffers cb(cap, warps);
-    const arc::TraceBuffers tb = cb.trace();
-    grad_.zero();
-    dispatch_scalar(method, [&](auto mc) {
-      backward_kernel<decltype(mc)::value, 1, arc::DevTrace>
-          <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
-                                            conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
-                                            dldp_.get(), grad_.get(), thr, tb);
-    });
-    ARC_LAUNCH();
-    return cb.finish(grad_);
+    CaptureResult r = run_capture(
+        warps, grad_, [&] { backward(MethodSpec{method, 1}, thr); },
+        [&](const arc::TraceBuffers& tb) {
+          dispatch_scalar(method, [&](auto mc) {
+            backward_kernel<decltype(mc)::value, 1, arc::DevTrace>
+                <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
+                                                  conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
+                                                  dldp_.get(), grad_.get(), thr, tb);
+          });
+        },
+        [&] { grad_.zero(); });
+    r.grid_blocks = static_cast<uint32_t>(tiles_x_ * tiles_y_);
+    r.threads_per_block = kBlock;
+    return r;
   }
 
   double fd_check(std::string& detail) override;

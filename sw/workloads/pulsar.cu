@@ -266,17 +266,21 @@ class PulsarWorkload final : public Workload {
     });
   }
   std::vector<float> grads() const override { return grad_.download(); }
-  CaptureResult capture(const std::string& method, int thr, uint64_t cap) override {
+  CaptureResult capture(const std::string& method, int thr) override {
     if (!supports(MethodSpec{method, 1})) throw arc::Error("pulsar: " + method + " needs convergent warps");
     const size_t warps = static_cast<size_t>(tiles_x_) * tiles_y_ * (kBlock / 32);
-    const CaptureBuffers cb(cap, warps);
-    grad_.zero();
-    const arc::TraceBuffers tb = cb.trace();
-    dispatch_scalar(method, [&](auto mc) {
-      if constexpr (decltype(mc)::value != arc::Method::SwB && decltype(mc)::value != arc::Method::Cub)
-        launch<decltype(mc)::value, 1, arc::DevTrace>(thr, tb);
-    });
-    return cb.finish(grad_);
+    CaptureResult r = run_capture(
+        warps, grad_, [&] { backward(MethodSpec{method, 1}, thr); },
+        [&](const arc::TraceBuffers& tb) {
+          dispatch_scalar(method, [&](auto mc) {
+            if constexpr (decltype(mc)::value != arc::Method::SwB && decltype(mc)::value != arc::Method::Cub)
+              launch<decltype(mc)::value, 1, arc::DevTrace>(thr, tb);
+          });
+        },
+        [&] { grad_.zero(); });
+    r.grid_blocks = static_cast<uint32_t>(tiles_x_ * tiles_y_);
+    r.threads_per_block = kBlock;
+    return r;
   }
   double fd_check(std::string& detail) override {
     forward();

@@ -11,10 +11,17 @@
 
 namespace arc::sw {
 
+// One capture (two launches, see arc/trace_rec.cuh): the records of every warp, in warp order
+// (warp w's calls are recs[first[w] .. first[w] + calls[w])), the gradient buffer after the
+// recording pass, and what the recorder cost.
 struct CaptureResult {
-  std::vector<DevInstr> recs;
+  std::vector<DevCall> recs;
+  std::vector<uint64_t> first;  // per warp: its first slot (size warps + 1)
+  std::vector<uint64_t> calls;  // per warp: calls recorded
   std::vector<float> grads;
-  uint64_t asked = 0;  // records the kernel wanted to write (> recs.size() = overflow)
+  uint64_t overflow = 0;        // calls that found no slot (the passes disagreed)
+  float untraced_ms = 0, count_ms = 0, record_ms = 0;  // the kernel without recorder, counting, recording
+  uint32_t grid_blocks = 0, threads_per_block = 0, resident_warps_per_sm = 0;
 };
 
 class Workload {
@@ -29,7 +36,7 @@ class Workload {
   virtual void forward() = 0;                                      // render (timed as fwd)
   virtual void backward(const MethodSpec& m, int threshold) = 0;   // zero grads + backward
   virtual std::vector<float> grads() const = 0;                    // after backward()
-  virtual CaptureResult capture(const std::string& method, int threshold, uint64_t cap) = 0;
+  virtual CaptureResult capture(const std::string& method, int threshold) = 0;
   // Finite differences of the fixed loss on this (small) scene vs the GPU baseline
   // gradient; returns the relative L2 error over all checked parameters.
   virtual double fd_check(std::string& detail) = 0;

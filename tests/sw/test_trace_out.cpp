@@ -19,32 +19,36 @@ uint32_t bits(float f) {
   return b;
 }
 
-// A warp where lanes 0..7 update word 12, lanes 8..9 word 24, lane 31 word 5; SW-S reduced
-// the first two groups (leaders 0 and 8).
-arc::DevInstr sample(uint64_t seq, uint64_t gap) {
-  arc::DevInstr d{};
+// A call of 3 parameters (stride 1) where lanes 0..7 update word 12, lanes 8..9 word 24, lane
+// 31 word 5 (param 0); SW-S reduced the first two groups (leaders 0 and 8).
+arc::DevCall sample(uint64_t seq, uint64_t gap) {
+  arc::DevCall d{};
   d.sm = 3;
-  d.subcore = 2;
+  d.hw_warp = 6;  // sub-core 2
   d.warp = 77;
   d.flags = seq == 0 ? 1u : 0u;
   d.seq = seq;
   d.gap = gap;
   d.active = 0x800003ffu;
-  float s0 = 0, s8 = 0;
-  for (int l = 0; l < 32; ++l) {
-    if (!((d.active >> l) & 1u)) {
-      d.addr[l] = 0xdeadbeef;  // garbage outside the mask must not matter
-      continue;
+  d.nparams = 3;
+  d.stride = 1;
+  for (int p = 0; p < 3; ++p) {
+    float s0 = 0, s8 = 0;
+    for (int l = 0; l < 32; ++l) {
+      if (!((d.active >> l) & 1u)) {
+        d.addr[l] = 0xdeadbeef;  // garbage outside the mask must not matter
+        continue;
+      }
+      const float v = 0.25f * static_cast<float>(l + 1) + static_cast<float>(p);
+      d.addr[l] = l < 8 ? 12 : l < 10 ? 24 : 5;
+      d.value[p][l] = bits(v);
+      if (l < 8) s0 += v;
+      else if (l < 10) s8 += v;
     }
-    const float v = 0.25f * static_cast<float>(l + 1);
-    d.addr[l] = l < 8 ? 12 : l < 10 ? 24 : 5;
-    d.value[l] = bits(v);
-    if (l < 8) s0 += v;
-    else if (l < 10) s8 += v;
+    d.psum[p][0] = bits(s0);
+    d.psum[p][8] = bits(s8);
   }
   d.reduced = (1u << 0) | (1u << 8);
-  d.psum[0] = bits(s0);
-  d.psum[8] = bits(s8);
   return d;
 }
 
@@ -63,23 +67,41 @@ TEST(SwTraceOut, MethodNames) {
   EXPECT_THROW(trace_method("x"), arc::Error);
 }
 
-TEST(SwTraceOut, InstrConversionAndGapClamp) {
-  const auto in = to_instr(sample(0, 123));
-  EXPECT_EQ(in.sm, 3u);
-  EXPECT_EQ(in.subcore, 2u);
-  EXPECT_EQ(in.warp, 77u);
-  EXPECT_EQ(in.gap, 123u);
-  EXPECT_EQ(in.flags, arc::trace::kFlagFirstOfWarp);
-  EXPECT_EQ(in.addr[9], 24u);
-  EXPECT_EQ(in.addr[20], 0u);  // inactive lanes zeroed
-  const auto big = to_instr(sample(1, 1ull << 40));
-  EXPECT_EQ(big.gap, 0xffffffffu);
-  EXPECT_EQ(big.flags, arc::trace::kFlagGapClamped);
+TEST(SwTraceOut, CallConversionAndGapClamp) {
+  const auto in = to_instrs(sample(0, 123));
+  ASSERT_EQ(in.size(), 3u);
+  EXPECT_EQ(in[0].sm, 3u);
+  EXPECT_EQ(in[0].subcore, 2u);
+  EXPECT_EQ(in[0].warp, 77u);
+  EXPECT_EQ(in[0].gap, 123u);
+  EXPECT_EQ(in[0].flags, arc::trace::kFlagFirstOfWarp);
+  EXPECT_EQ(in[0].addr[9], 24u);
+  EXPECT_EQ(in[2].addr[9], 26u);  // param 2 at + 2 x stride
+  EXPECT_EQ(in[2].value[9], sample(0, 0).value[2][9]);
+  EXPECT_EQ(in[1].partial_sum[8], sample(0, 0).psum[1][8]);
+  EXPECT_EQ(in[1].gap, 0u);  // the call's gap belongs to param 0
+  EXPECT_EQ(in[1].flags, 0u);
+  EXPECT_EQ(in[2].seq, 2u);
+  EXPECT_EQ(in[0].addr[20], 0u);  // inactive lanes zeroed
+  const auto big = to_instrs(sample(1, 1ull << 40));
+  EXPECT_EQ(big[0].gap, 0xffffffffu);
+  EXPECT_EQ(big[0].flags, arc::trace::kFlagGapClamped);
+  EXPECT_EQ(big[0].seq, 3u);
+  auto bad = sample(0, 1);
+  bad.nparams = 0;
+  EXPECT_THROW(to_instrs(bad), arc::Error);
 }
 
-TEST(SwTraceOut, RoundTrip) {
+TEST(SwTraceOut, RoundTripWarpByWarpWithLaunchShape) {
   const std::string path = tmp_path("roundtrip.arctrace");
-  std::vector<arc::DevInstr> recs{sample(0, 10), sample(1, 20), sample(2, 30)};
+  // Two warps' slot ranges: warp 0 at slots 0..3 (2 calls), warp 1 at 4..5 (1 call).
+  std::vector<arc::DevCall> recs(6);
+  recs[0] = sample(0, 10);
+  recs[1] = sample(1, 20);
+  recs[4] = sample(0, 30);
+  recs[4].warp = 78;
+  recs[4].hw_warp = 41;
+  const std::vector<uint64_t> first{0, 4, 6}, calls{2, 1};
   std::vector<float> buf(32, 0.0f);
   buf[12] = 9.0f;
   buf[5] = -1.5f;
@@ -91,10 +113,12 @@ TEST(SwTraceOut, RoundTrip) {
   info.threshold = 2;
   info.generator = "gauss-frustum-v1";
   info.seed = 42;
+  info.grid_blocks = 510;
+  info.threads_per_block = 256;
   info.meta = {{"frame", "32x32"}};
-  const TraceStats st = write_capture(path, info, recs, buf);
-  EXPECT_EQ(st.instructions, 3u);
-  EXPECT_EQ(st.lanes, 3u * 11u);
+  const TraceStats st = write_capture(path, info, CaptureRecords{recs, first, calls}, buf);
+  EXPECT_EQ(st.instructions, 9u);
+  EXPECT_EQ(st.lanes, 9u * 11u);
   const auto t = arc::trace::read_trace(path);
   EXPECT_EQ(t.header.gpu_name, info.gpu_name);
   EXPECT_EQ(t.header.sm_count, 132u);
@@ -103,9 +127,14 @@ TEST(SwTraceOut, RoundTrip) {
   EXPECT_EQ(t.header.scene_seed, 42u);
   EXPECT_EQ(t.header.buffer_words, 32u);
   EXPECT_EQ(t.header.reduce_ftz, 0u);
-  ASSERT_EQ(t.instrs.size(), 3u);
-  for (size_t i = 0; i < recs.size(); ++i) EXPECT_TRUE(arc::trace::same_content(t.instrs[i], to_instr(recs[i])));
-  EXPECT_EQ(t.instrs[1].partial_sum[8], recs[1].psum[8]);
+  EXPECT_EQ(t.header.grid_blocks, 510u);
+  EXPECT_EQ(t.header.threads_per_block, 256u);
+  EXPECT_EQ(t.header.resident_warps_per_sm, 42u);  // largest %warpid + 1
+  ASSERT_EQ(t.instrs.size(), 9u);
+  std::vector<arc::trace::Instr> want;
+  for (int i : {0, 1, 4})
+    for (const auto& in : to_instrs(recs[static_cast<size_t>(i)])) want.push_back(in);
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_TRUE(arc::trace::same_content(t.instrs[i], want[i])) << i;
   ASSERT_EQ(t.final_buffer.size(), 32u);
   EXPECT_EQ(t.final_buffer[12], bits(9.0f));
   bool has_method = false;
@@ -116,29 +145,30 @@ TEST(SwTraceOut, RoundTrip) {
 
 TEST(SwTraceOut, InvalidRecordIsRejected) {
   const std::string path = tmp_path("bad.arctrace");
-  auto d = sample(0, 1);
-  d.addr[3] = 1000;  // beyond the 32-word buffer
+  const std::vector<uint64_t> first{0, 1}, calls{1};
   TraceInfo info;
   info.method = "baseline";
-  EXPECT_THROW(write_capture(path, info, {d}, std::vector<float>(32)), arc::Error);
-  auto e = sample(0, 1);
-  e.active = 0;
-  EXPECT_THROW(write_capture(path, info, {e}, std::vector<float>(32)), arc::Error);
+  std::vector<arc::DevCall> d{sample(0, 1)};
+  d[0].addr[3] = 1000;  // beyond the 32-word buffer
+  EXPECT_THROW(write_capture(path, info, CaptureRecords{d, first, calls}, std::vector<float>(32)), arc::Error);
+  std::vector<arc::DevCall> e{sample(0, 1)};
+  e[0].active = 0;
+  EXPECT_THROW(write_capture(path, info, CaptureRecords{e, first, calls}, std::vector<float>(32)), arc::Error);
   std::remove(path.c_str());
 }
 
 // kFlagTreeSum: set where the butterfly made the partial sums (SW-B; Adaptive's uniform warps).
 TEST(TraceOut, TreeSumFlag) {
-  const arc::DevInstr multi = sample(1, 10);  // three addresses, two reduced groups
-  EXPECT_EQ(to_instr(multi, "sws").flags & arc::trace::kFlagTreeSum, 0u);
-  EXPECT_EQ(to_instr(multi, "adaptive").flags & arc::trace::kFlagTreeSum, 0u);  // serial path
-  EXPECT_EQ(to_instr(multi, "cub").flags & arc::trace::kFlagTreeSum, 0u);      // CUB's own order
-  arc::DevInstr uni = multi;
+  const arc::DevCall multi = sample(1, 10);  // three addresses, two reduced groups
+  EXPECT_EQ(to_instrs(multi, "sws")[0].flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_EQ(to_instrs(multi, "adaptive")[0].flags & arc::trace::kFlagTreeSum, 0u);  // serial path
+  EXPECT_EQ(to_instrs(multi, "cub")[0].flags & arc::trace::kFlagTreeSum, 0u);      // CUB's own order
+  arc::DevCall uni = multi;
   for (int l = 0; l < 32; ++l) uni.addr[l] = 12;
   uni.reduced = 1u;
-  EXPECT_NE(to_instr(uni, "adaptive").flags & arc::trace::kFlagTreeSum, 0u);
-  EXPECT_NE(to_instr(uni, "swb").flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_NE(to_instrs(uni, "adaptive")[2].flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_NE(to_instrs(uni, "swb")[0].flags & arc::trace::kFlagTreeSum, 0u);
   uni.reduced = 0;  // per-lane atomics: no sums, no flag
-  EXPECT_EQ(to_instr(uni, "adaptive").flags & arc::trace::kFlagTreeSum, 0u);
-  EXPECT_EQ(to_instr(uni, "swb").flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_EQ(to_instrs(uni, "adaptive")[0].flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_EQ(to_instrs(uni, "swb")[0].flags & arc::trace::kFlagTreeSum, 0u);
 }

@@ -70,14 +70,17 @@ __device__ __forceinline__ unsigned lane_id() {
   return l;
 }
 
-// The tracing hook: reduce() tells it, once per parameter (= one warp-level atomic
-// instruction), which lanes were active, each lane's address and value, and which group
-// leaders reduced on the GPU with what result. NoTrace compiles to nothing.
+// The tracing hook: reduce() tells it, once per call (NP parameters = NP warp-level atomic
+// instructions), which lanes were active, each lane's address of parameter 0 and its values,
+// and which group leaders reduced on the GPU with what results (arc::DevTrace,
+// trace_rec.cuh). NoTrace compiles to nothing.
 struct NoTrace {
   NoTrace() = default;
   template <class... A>
   __device__ explicit NoTrace(const A&...) {}
-  __device__ __forceinline__ void instr(unsigned, unsigned, uint32_t, float, unsigned, float) {}
+  template <int NP>
+  __device__ __forceinline__ void call(unsigned, unsigned, bool, uint32_t, uint32_t, const float (&)[NP], unsigned,
+                                       const float (&)[NP]) {}
 };
 
 namespace detail {
@@ -179,13 +182,12 @@ __device__ __forceinline__ void cub_sum(float (&acc)[NP]) {
   for (int i = 0; i < NP; ++i) acc[i] = WR(tmp[w]).Sum(acc[i]);
 }
 
-// Reports one warp instruction per parameter to the tracer.
+// Reports the call (NP parameters at base, base + 1, ...) to the tracer: one record.
 template <int NP, class Rec>
 __device__ __forceinline__ void trace_all(Rec& rec, unsigned calling, unsigned act, bool active,
                                           uint32_t base, const float (&v)[NP], unsigned reduced,
                                           const float (&sum)[NP]) {
-#pragma unroll
-  for (int i = 0; i < NP; ++i) rec.instr(calling, act, base + i, active ? v[i] : 0.0f, reduced, sum[i]);
+  rec.template call<NP>(calling, act, active, base, 1u, v, reduced, sum);
 }
 
 // After a full-warp tree (inactive lanes added zeros) lane 0 holds the sum and sends it.

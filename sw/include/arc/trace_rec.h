@@ -1,29 +1,36 @@
-// The raw record one warp-level atomic instruction leaves in the capture buffer on the GPU.
-// Plain data shared by the device recorder (trace_rec.cuh) and the host writer
-// (sw/host/trace_out.cpp), which turns these into the project's trace format (cosim/trace).
+// The raw record one reduce call leaves in the capture buffer on the GPU: the call's active
+// lanes, each lane's address of parameter 0 (parameter p is at + p x stride), its NP values and
+// the partial sums of the groups reduced on the GPU. Plain data shared by the device recorder
+// (trace_rec.cuh) and the host writer (sw/host/trace_out.cpp), which turns one record into one
+// trace record of nparams instructions (cosim/trace/FORMAT.md, version 2).
 #pragma once
 #include <cstdint>
 
 namespace arc {
 
-struct DevInstr {
+constexpr int kMaxRecParams = 12;  // parameters one reduce call may record (3DGS: 9, Pulsar: 8)
+
+struct DevCall {
   uint32_t sm;        // %smid
-  uint32_t subcore;   // %warpid % 4 (the warp's scheduler slot)
+  uint32_t hw_warp;   // %warpid: the warp's slot on its SM (sub-core = slot % 4; the largest slot
+                      // seen + 1 is the occupancy the launch reached)
   uint32_t warp;      // global warp number (block-linear), unique for the launch
-  uint32_t flags;     // bit 0: first atomic of the warp
-  uint64_t seq;       // per-warp sequence number
-  uint64_t gap;       // clock64() cycles since the warp's previous atomic (or its start)
+  uint32_t flags;     // bit 0: first call of the warp
+  uint64_t seq;       // per-warp call number
+  uint64_t gap;       // clock64() cycles since the warp's previous call (or its start)
   uint32_t active;    // lanes that issued an update
   uint32_t reduced;   // leaders of groups summed on the GPU
-  uint32_t addr[32];  // word index into the gradient buffer
-  uint32_t value[32]; // binary32 bits
-  uint32_t psum[32];  // binary32 bits of a reduced group's sum, at its leader
+  uint32_t nparams;   // parameters written (1..kMaxRecParams)
+  uint32_t stride;    // word distance between consecutive parameters
+  uint32_t addr[32];  // word index of parameter 0
+  uint32_t value[kMaxRecParams][32];  // binary32 bits, [param][lane]
+  uint32_t psum[kMaxRecParams][32];   // a reduced group's sum at its leader, [param][lane]
 };
 
-// Per-warp state of the recorder, one per global warp, zeroed before the launch.
+// Per-warp state of the recorder, one per global warp, zeroed before each pass.
 struct DevWarpState {
-  unsigned long long seq;
-  unsigned long long last_clock;
+  unsigned long long calls;       // calls made so far in this pass
+  unsigned long long last_clock;  // clock64() at the warp's previous call
 };
 
 }  // namespace arc
