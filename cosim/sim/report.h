@@ -16,6 +16,7 @@ struct ReportInput {
   uint64_t sms = 0, rop_units = 0, rop_ops_per_cycle = 0;
   double clock_ghz = 0;
   uint32_t sw_overhead = 0;
+  nlohmann::json config;  // arc::config::resolved_json(): every GPU key and model knob, with sources
 };
 
 uint64_t image_hash(const std::vector<uint32_t>& words);  // FNV-1a 64 over the words

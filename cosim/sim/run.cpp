@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "arc_unit_rtl.h"
+#include "atomic_file.h"
 #include "error.h"
 #include "gpu_model.h"
 #include "progress.h"
@@ -34,8 +35,12 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
   if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) enable_rtl_tracing();
   GpuModel model("gpu", spec, trace, work);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration done, time 0
+  std::optional<AtomicFile> wave_file;  // the FST appears at wave_path only when complete
   std::optional<RtlWave> wave;
-  if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) wave.emplace(spec.wave_path, model.arc_units());
+  if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) {
+    wave_file.emplace(spec.wave_path);
+    wave.emplace(wave_file->temp_path(), model.arc_units());
+  }
   Progress bar(spec.label(), work.instructions, spec.progress);
   constexpr Cycle kChunk = 4096;  // progress granularity only: idle time inside is skipped
   while (sc_core::sc_pending_activity()) {
@@ -45,6 +50,7 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
   bar.finish();
   model.finish();
   wave.reset();
+  if (wave_file) wave_file->commit();
   RunResult r;
   r.label = spec.label();
   r.stats = model.stats();

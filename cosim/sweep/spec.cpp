@@ -100,6 +100,11 @@ void load_traces(const Ctx& c, const toml::table& t, const fs::path& base, Spec&
           c.fail(where + "." + flag, "set by arcsim sweep itself");
         const Value val = scalar(c, where + "." + flag, fv);
         std::replace(flag.begin(), flag.end(), '_', '-');
+        try {
+          if (c.catalog.check_gen) c.catalog.check_gen(flag, val.text());
+        } catch (const Error& e) {
+          c.fail(where + "." + std::string(fk.str()), e.what());
+        }
         tr.gen_args.push_back("--" + flag);
         tr.gen_args.push_back(val.text());
       }

@@ -96,7 +96,11 @@ TEST(SimCli, BadInputIsOneLineAndExit2) {
       {"sim --gpu h100 --set lsu_busy_slack=100" + tr, "lsu_busy_slack"},
       {"sim --gpu h100 --set rop_window=0" + tr, "rop_window"},
       {"sim --gpu h100 --mode arc-hw --wave /tmp/x.fst" + tr, "--wave"},
-      {"sim --gpu h100 --config x.toml" + tr, "exactly one"},
+      {"sim --gpu h100 --config x.toml" + tr, "excludes"},
+      {"sim" + tr, "exactly one"},
+      {"sim --gpu h100 --mode sw-s,baseline,sw-s" + tr, "'sw-s' is listed twice"},
+      {"sim --gpu h100 --fidelity rtl --mode arc-hw --wave " + trace_file() + tr, "refusing to overwrite"},
+      {"sim --gpu h100 --set rop_windo=2" + tr, "did you mean rop_window?"},
   };
   for (const auto& [args, needle] : cases) {
     const Out o = arcsim(args);

@@ -104,7 +104,7 @@ TEST(SweepSpecExamples, DryRun) {
 
 // --- the spec library with a plain catalog (no arcsim) ---
 
-arc::sweep::Catalog plain() { return {{"sms", "rop_units", "lsu_queue_depth"}, nullptr}; }
+arc::sweep::Catalog plain() { return {{"sms", "rop_units", "lsu_queue_depth"}, nullptr, nullptr}; }
 
 arc::sweep::Spec load(const std::string& text) {
   const fs::path d = scratch();

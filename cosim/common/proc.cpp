@@ -6,17 +6,19 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "atomic_file.h"
 #include "error.h"
 
-namespace arc::sweep {
+namespace arc {
 
 pid_t spawn(const std::vector<std::string>& argv, const std::string& cwd, const std::string& out_path,
-            const std::string& err_path) {
+            const std::string& err_path, const std::string& in_path) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -27,15 +29,17 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& cwd, const 
     const char* out = out_path.empty() ? "/dev/null" : out_path.c_str();
     const char* err = err_path.empty() ? "/dev/null" : err_path.c_str();
     const int fo = ::open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int fe = ::open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int fi = ::open("/dev/null", O_RDONLY);
+    const int fe = err_path == out_path ? ::dup(fo) : ::open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int fi = ::open(in_path.empty() ? "/dev/null" : in_path.c_str(), O_RDONLY);
     if (fo < 0 || fe < 0 || fi < 0) ::_exit(126);
     ::dup2(fi, 0);
     ::dup2(fo, 1);
     ::dup2(fe, 2);
-    ::execv(args[0], args.data());
-    const char msg[] = "arcsim: error: cannot execute the child program\n";
+    ::execvp(args[0], args.data());
+    const char msg[] = "arcsim: error: cannot execute ";
     (void)!::write(2, msg, sizeof msg - 1);
+    (void)!::write(2, args[0], std::strlen(args[0]));
+    (void)!::write(2, "\n", 1);
     ::_exit(127);
   }
   return pid;
@@ -62,12 +66,15 @@ Exit wait_for(pid_t pid) {
 Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd, const std::string& scratch) {
   const std::string base = fmt::format("{}/.capture.{}", scratch, ::getpid());
   Captured c;
+  const int so = register_scratch(base + ".out"), se = register_scratch(base + ".err");
   c.exit = wait_for(spawn(argv, cwd, base + ".out", base + ".err"));
   c.out = read_file(base + ".out");
   c.err = read_file(base + ".err");
   std::error_code ec;
   std::filesystem::remove(base + ".out", ec);
   std::filesystem::remove(base + ".err", ec);
+  forget_scratch(so);
+  forget_scratch(se);
   return c;
 }
 
@@ -89,28 +96,6 @@ std::string last_line(const std::string& text) {
   return last;
 }
 
-void write_atomic(const std::string& path, const std::string& text) {
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  const std::string tmp = fmt::format("{}.tmp.{}.{}", path, host, ::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw Error(fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      throw Error(fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
-    }
-    done += static_cast<size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!synced || ::rename(tmp.c_str(), path.c_str()) != 0)
-    throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-}
-
 std::string self_exe() {
   std::error_code ec;
   const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -118,4 +103,37 @@ std::string self_exe() {
   return p.string();
 }
 
-}  // namespace arc::sweep
+std::string python_exe(const std::string& build_default) {
+  if (const char* p = std::getenv("ARCSIM_PYTHON"); p && *p) return p;
+  return build_default;
+}
+
+void run_script(const std::string& python, const std::string& script, const std::vector<std::string>& args,
+                const std::string& what, const std::string& stdin_text) {
+  const char* tmpdir = std::getenv("TMPDIR");
+  const std::string base = fmt::format("{}/arcsim-{}.{}", tmpdir && *tmpdir ? tmpdir : "/tmp",
+                                       std::filesystem::path(script).stem().string(), ::getpid());
+  const std::string in = base + ".in", log = base + ".log";
+  std::vector<std::string> argv = {python, script};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const int in_slot = register_scratch(in);
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << stdin_text;
+    if (!f) throw Error(fmt::format("{}: cannot write its input {}", what, in));
+  }
+  const Exit e = wait_for(spawn(argv, "", log, log, in));
+  std::error_code ec;
+  std::filesystem::remove(in, ec);
+  forget_scratch(in_slot);
+  if (e.ok()) {
+    std::filesystem::remove(log, ec);
+    return;
+  }
+  std::string last = last_line(read_file(log));
+  if (e.code == 127) last = "cannot execute " + python + " (set ARCSIM_PYTHON to a Python with matplotlib)";
+  throw Error(fmt::format("{} failed ({}): {}; full output in {}", what, e.describe(),
+                          last.empty() ? "no message" : last, log));
+}
+
+}  // namespace arc
