@@ -88,6 +88,7 @@ void run(const Options& o) {
   in.fidelity = fidelity_name(base.fidelity);
   in.sms = static_cast<uint64_t>(base.gpu.sms);
   in.rop_units = static_cast<uint64_t>(base.gpu.rop_units);
+  in.subcores_per_sm = static_cast<uint64_t>(base.gpu.subcores_per_sm);
   in.rop_ops_per_cycle = static_cast<uint64_t>(base.gpu.rop_ops_per_cycle);
   in.clock_ghz = base.gpu.clock_ghz;
   in.sw_overhead = static_cast<uint32_t>(base.gpu.sw_overhead);

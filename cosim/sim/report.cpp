@@ -50,10 +50,14 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
         {"lane_updates", s.lane_updates},
         {"sw_overhead_cycles", s.sw_overhead_cycles},
         {"instrs_accepted_busy", s.instrs_seen_busy},
+        {"issue_end_cycle", s.issue_end_cycle},
+        {"lsu_full_rejects", s.lsu_full_rejects},
+        {"rop_busy_unit_cycles", s.rop_busy_unit_cycles},
         {"memory_image_fnv1a64", fmt::format("{:016x}", image_hash(runs[i].image))},
     };
     if (base && s.total_cycles)
       r["speedup_vs_baseline"] = static_cast<double>(base->stats.total_cycles) / static_cast<double>(s.total_cycles);
+    r.update(breakdown_json(s, in.subcores_per_sm, in.rop_ops_per_cycle));
     j["runs"].push_back(r);
   }
   return j;

@@ -42,9 +42,15 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
     wave.emplace(wave_file->temp_path(), model.arc_units());
   }
   Progress bar(spec.label(), work.instructions, spec.progress);
-  constexpr Cycle kChunk = 4096;  // progress granularity only: idle time inside is skipped
+  // Progress granularity (idle time inside a chunk is skipped), or the --stats-interval period:
+  // after each chunk the cumulative counters are one sample of the time series.
+  const Cycle chunk = spec.stats_interval ? static_cast<Cycle>(spec.stats_interval) : 4096;
+  std::vector<Sample> series;
+  Cycle at = 0;
   while (sc_core::sc_pending_activity()) {
-    sc_core::sc_start(cycles(kChunk));
+    sc_core::sc_start(cycles(chunk));
+    at += chunk;
+    if (spec.stats_interval) series.push_back(model.stats().sample(at));
     bar.update(model.stats().instructions);
   }
   bar.finish();
@@ -54,6 +60,11 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
   RunResult r;
   r.label = spec.label();
   r.stats = model.stats();
+  r.stats.series = std::move(series);
+  // Every unit appears in the breakdowns, also one that never saw a request.
+  r.stats.per_sm.resize(static_cast<size_t>(spec.gpu.sms));
+  r.stats.per_subcore.resize(static_cast<size_t>(spec.gpu.sms * spec.gpu.subcores_per_sm));
+  r.stats.per_rop.resize(static_cast<size_t>(spec.gpu.rop_units));
   r.image = model.image().words();
   r.commits = model.commits().sorted();
   r.cpu_seconds = cpu_now() - t0;

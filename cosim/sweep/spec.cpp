@@ -137,7 +137,8 @@ const std::vector<std::string>& known_metrics() {
       "lsu_queue_occupancy_mean", "lsu_queue_occupancy_max",  "requests_to_l2",
       "reductions_in_core.groups", "reductions_in_core.lane_adds", "reductions_at_rops",
       "instructions",          "lane_updates",                "sw_overhead_cycles",
-      "instrs_accepted_busy",  "memory_image_fnv1a64",        "speedup_vs_baseline"};
+      "instrs_accepted_busy",  "memory_image_fnv1a64",        "speedup_vs_baseline",
+      "issue_end_cycle",       "lsu_full_rejects",            "rop_busy_unit_cycles"};
   return m;
 }
 

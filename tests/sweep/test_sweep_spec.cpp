@@ -155,7 +155,7 @@ TEST(SweepSpec, ArrayRanges) {
 void flatten(const nlohmann::json& j, const std::string& prefix, std::set<std::string>& out) {
   for (const auto& [k, v] : j.items()) {
     if (v.is_object()) flatten(v, prefix + k + ".", out);
-    else out.insert(prefix + k);
+    else if (!v.is_array()) out.insert(prefix + k);  // breakdowns and histograms are not table columns
   }
 }
 
