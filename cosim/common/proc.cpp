@@ -22,19 +22,25 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& cwd, const 
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The files are opened here, before the fork, so they exist (and a caller's signal cleanup
+  // can remove them) before the child runs; a relative path is relative to `cwd`.
+  auto at = [&](const std::string& p, const char* none) {
+    if (p.empty()) return std::string(none);
+    return !cwd.empty() && p[0] != '/' ? cwd + "/" + p : p;
+  };
+  auto open_or_throw = [&](const std::string& p, int flags) {
+    const int fd = ::open(p.c_str(), flags | O_CLOEXEC, 0644);
+    if (fd < 0) throw Error(fmt::format("cannot start {}: {}: {}", argv.at(0), p, std::strerror(errno)));
+    return fd;
+  };
+  const int fi = open_or_throw(at(in_path, "/dev/null"), O_RDONLY);
+  const int fo = open_or_throw(at(out_path, "/dev/null"), O_WRONLY | O_CREAT | O_TRUNC);
+  const int fe = err_path == out_path ? ::fcntl(fo, F_DUPFD_CLOEXEC, 0)
+                                      : open_or_throw(at(err_path, "/dev/null"), O_WRONLY | O_CREAT | O_TRUNC);
   const pid_t pid = ::fork();
-  if (pid < 0) throw Error(fmt::format("cannot start {}: fork: {}", argv.at(0), std::strerror(errno)));
   if (pid == 0) {  // child: only async-signal-safe calls from here on
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
-    const char* out = out_path.empty() ? "/dev/null" : out_path.c_str();
-    const char* err = err_path.empty() ? "/dev/null" : err_path.c_str();
-    const int fo = ::open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int fe = err_path == out_path ? ::dup(fo) : ::open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int fi = ::open(in_path.empty() ? "/dev/null" : in_path.c_str(), O_RDONLY);
-    if (fo < 0 || fe < 0 || fi < 0) ::_exit(126);
-    ::dup2(fi, 0);
-    ::dup2(fo, 1);
-    ::dup2(fe, 2);
+    if (fe < 0 || ::dup2(fi, 0) < 0 || ::dup2(fo, 1) < 0 || ::dup2(fe, 2) < 0) ::_exit(126);
     ::execvp(args[0], args.data());
     const char msg[] = "arcsim: error: cannot execute ";
     (void)!::write(2, msg, sizeof msg - 1);
@@ -42,6 +48,11 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& cwd, const 
     (void)!::write(2, "\n", 1);
     ::_exit(127);
   }
+  const int fork_errno = errno;
+  ::close(fi);
+  ::close(fo);
+  if (fe >= 0) ::close(fe);
+  if (pid < 0) throw Error(fmt::format("cannot start {}: fork: {}", argv.at(0), std::strerror(fork_errno)));
   return pid;
 }
 

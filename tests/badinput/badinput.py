@@ -228,6 +228,23 @@ def good_cases(arcsim, d, env):
     left = sorted(f for f in os.listdir(d) if f.startswith("killed"))
     check("trace gen interrupted (SIGTERM)", cmd, p.returncode == -signal.SIGTERM and not left,
           f"result: killed by signal {-p.returncode}, files left: {left or 'none'}")
+    # An interrupted sweep leaves no scratch files in points/ (its children's output).
+    with open(os.path.join(d, "int-spec.toml"), "w") as f:
+        f.write('gpu = "h100"\n[axes]\nrop_units = [1, 2, 3, 4, 5, 6, 7, 8]\n'
+                '[trace.gen.a]\ninstructions = 3000\nsms = 8\n')
+    cmd = ["sweep", "int-spec.toml", "--out", "int-sweep", "-j", "2"]
+    p = subprocess.Popen([arcsim] + cmd, cwd=d, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    points = os.path.join(d, "int-sweep", "points")
+    for _ in range(400):  # until a point is running (its scratch output exists)
+        if os.path.isdir(points) and any(f.startswith(".") for f in os.listdir(points)):
+            break
+        time.sleep(0.025)
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=60)
+    time.sleep(0.5)
+    stray = sorted(f for f in os.listdir(points) if f.startswith(".") or ".tmp" in f) if os.path.isdir(points) else []
+    check("sweep interrupted (SIGTERM)", cmd, p.returncode == -signal.SIGTERM and not stray,
+          f"result: killed by signal {-p.returncode}, scratch files left in points/: {stray or 'none'}")
     return passed, failed, rows
 
 
