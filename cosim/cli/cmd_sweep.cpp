@@ -178,6 +178,9 @@ void setup(CLI::App& app) {
   sub->add_option("--poll", o->poll, "slurm: seconds between squeue polls")->capture_default_str();
   sub->add_option("--arcsim", o->arcsim, "slurm: arcsim executable as the compute nodes see it (default: this one)");
 
+  sub->footer("\nKeys of a spec's [set] table and axes (as --set of arcsim sim):\n" + arc::config::params_help(true) +
+              "A [trace.gen.NAME] table takes the flags of 'arcsim trace gen' (see its --help), checked the same way.\n"
+              "Environment: ARCSIM_PYTHON (merge --plot).");
   auto* rp = sub->add_subcommand("run-point", "Run point INDEX of DIR/plan.json (what each Slurm array task does).");
   rp->add_option("dir", o->dir, "results folder")->required();
   rp->add_option("index", o->index, "point index in DIR/plan.json")->required();
