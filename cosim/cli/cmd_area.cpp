@@ -25,14 +25,14 @@ struct Options {
 
 bool is_gpu_key(const std::string& kv) {
   const std::string key = kv.substr(0, kv.find('='));
-  for (const auto& p : arc::config::gpu_params())
-    if (key == p.key) return true;
-  return false;
+  const auto* p = arc::config::find_param(key);
+  return p && !p->is_knob();
 }
 
 void run(const Options& o) {
   if (!o.config.empty() && o.gpu != "rtx4090") throw arc::Error("give either --gpu or --config, not both");
   if (o.sweep && o.out.empty()) throw arc::Error("--sweep needs --out DIR (for area_sweep.csv and .png)");
+  if (!o.sweep && !o.out.empty()) throw arc::Error("--out " + o.out + ": only --sweep writes files (add --sweep)");
   arc::config::GpuConfig gpu = arc::config::load_gpu(o.config.empty() ? o.gpu : o.config);
   arc::area::AreaOptions opt = arc::area::default_area_options();
   if (!o.cache_dir.empty()) opt.cache_dir = o.cache_dir;

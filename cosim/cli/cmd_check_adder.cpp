@@ -8,6 +8,7 @@
 
 #include "adder_check.h"
 #include "adder_dut.h"
+#include "options.h"
 #include "progress.h"
 #include "subcommand.h"
 
@@ -58,8 +59,12 @@ void setup(CLI::App& app) {
   auto* sub = app.add_subcommand("check-adder",
                                  "Check the Verilated FP32 adder (rtl/arc_fp32_add.sv) bit for bit against the "
                                  "MPFR reference: every pair of special values plus N random vectors per FTZ mode.");
-  sub->add_option("-n,--vectors", opt->vectors, "random vectors per FTZ mode")->capture_default_str();
-  sub->add_option("--seed", opt->seed, "seed of the vector generator")->capture_default_str();
+  sub->add_option("-n,--vectors", opt->vectors, "random vectors per FTZ mode")
+      ->transform(arc::cli::count_in(0, 1'000'000'000'000))
+      ->capture_default_str();
+  sub->add_option("--seed", opt->seed, "seed of the vector generator")
+      ->transform(arc::cli::count_in(0, UINT64_MAX))
+      ->capture_default_str();
   sub->add_option("--ftz", opt->ftz, "FTZ mode to check: 1 (flush, as red.add.f32), 0 (IEEE subnormals) or both")
       ->check(CLI::IsMember({"0", "1", "both"}))
       ->capture_default_str();

@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <memory>
+#include <optional>
 
 #include "golden.h"
+#include "atomic_file.h"
+#include "options.h"
 #include "progress.h"
 #include "subcommand.h"
 #include "subcore_check.h"
@@ -30,8 +34,11 @@ void run(const Options& o) {
   opt.out_ready_prob = o.ready;
   opt.in_valid_prob = o.valid;
   opt.seed = o.seed;
-  opt.fst_path = o.fst;
-  dut::SubcoreDut d(opt);
+  std::optional<AtomicFile> fst;  // the FST appears at --fst only when complete
+  if (!o.fst.empty()) fst.emplace(o.fst);
+  opt.fst_path = fst ? fst->temp_path() : "";
+  auto dp = std::make_unique<dut::SubcoreDut>(opt);
+  dut::SubcoreDut& d = *dp;
   dut::CheckCounts directed, random;
   const auto t0 = std::chrono::steady_clock::now();
   dut::run_and_check(d, golden::directed_cases(ftz), directed);
@@ -46,11 +53,14 @@ void run(const Options& o) {
   }
   bar.finish();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const uint64_t cycles = d.cycle();
+  dp.reset();  // closes the waveform
+  if (fst) fst->commit();
   fmt::print("arc_subcore_top (Verilated, FTZ={}) vs arc::golden, seed {}, txn_ready p={}, instr_valid p={}\n", o.ftz,
              o.seed, o.ready, o.valid);
   fmt::print("directed: {} passed, {} failed\n", directed.passed, directed.failed);
   fmt::print("random:   {} passed, {} failed\n", random.passed, random.failed);
-  fmt::print("{} transactions in {} cycles ({:.2f} s)\n", directed.transactions + random.transactions, d.cycle(), secs);
+  fmt::print("{} transactions in {} cycles ({:.2f} s)\n", directed.transactions + random.transactions, cycles, secs);
   for (const auto* c : {&directed, &random})
     for (const auto& f : c->first_failures) fmt::print("mismatch: {}\n", f);
   if (!o.fst.empty()) fmt::print("waveform: {} (open with gtkwave)\n", o.fst);
@@ -63,16 +73,20 @@ void setup(CLI::App& app) {
                                  "Run the directed corners plus N random warp instructions through the Verilated "
                                  "ARC-HW top (rtl/arc_subcore_top.sv), compare every transaction with the golden "
                                  "model, optionally with random back-pressure and an FST waveform.");
-  sub->add_option("-n,--vectors", opt->vectors, "random instructions after the directed ones")->capture_default_str();
-  sub->add_option("--seed", opt->seed, "seed of the instruction generator and of back-pressure")->capture_default_str();
+  sub->add_option("-n,--vectors", opt->vectors, "random instructions after the directed ones")
+      ->transform(arc::cli::count_in(0, 10'000'000'000))
+      ->capture_default_str();
+  sub->add_option("--seed", opt->seed, "seed of the instruction generator and of back-pressure")
+      ->transform(arc::cli::count_in(0, UINT64_MAX))
+      ->capture_default_str();
   sub->add_option("--ftz", opt->ftz, "reduction adder: 1 flushes subnormals (red.add.f32), 0 keeps them")
       ->check(CLI::IsMember({0, 1}))
       ->capture_default_str();
   sub->add_option("--ready-prob", opt->ready, "probability txn_ready_i is high in a cycle")
-      ->check(CLI::Range(0.01, 1.0))
+      ->transform(arc::cli::real_in(0.01, 1.0))
       ->capture_default_str();
   sub->add_option("--valid-prob", opt->valid, "probability a waiting instruction is offered in a cycle")
-      ->check(CLI::Range(0.01, 1.0))
+      ->transform(arc::cli::real_in(0.01, 1.0))
       ->capture_default_str();
   sub->add_option("--fst", opt->fst, "write an FST waveform of the run to this file (use a small -n)");
   sub->callback([opt] { run(*opt); });

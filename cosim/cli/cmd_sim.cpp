@@ -6,9 +6,10 @@
 
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "atomic_file.h"
 #include "error.h"
+#include "options.h"
 #include "gpu_config.h"
 #include "params.h"
 #include "report.h"
@@ -19,18 +20,19 @@
 namespace {
 
 struct Options {
-  std::string gpu, config_file, trace_path, modes = "baseline", scheds = "dynamic", fidelity = "fast", wave;
+  std::string gpu, config_file, trace_path, fidelity = "fast", wave;
+  std::vector<std::string> modes = {"baseline"}, scheds = {"dynamic"};
   uint32_t threshold = 2;
+  uint64_t stats_interval = 0;
   bool json = false;
   std::vector<std::string> sets;
 };
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
+// A mode (or scheduler) listed twice would run the same simulation twice: refused.
+void no_duplicates(const std::vector<std::string>& v, const char* flag) {
+  for (size_t i = 0; i < v.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (v[i] == v[j]) throw arc::Error(fmt::format("{}: '{}' is listed twice", flag, v[i]));
 }
 
 std::string wave_for(const std::string& wave, const std::string& label, bool several) {
@@ -45,18 +47,21 @@ std::string wave_for(const std::string& wave, const std::string& label, bool sev
 void run(const Options& o) {
   using namespace arc::sim;
   if (o.gpu.empty() == o.config_file.empty()) throw arc::Error("sim: give exactly one of --gpu NAME and --config FILE");
+  no_duplicates(o.modes, "--mode");
+  no_duplicates(o.scheds, "--sched");
   RunSpec base;
   base.gpu = arc::config::load_gpu(o.gpu.empty() ? o.config_file : o.gpu);
   for (const auto& kv : o.sets) apply_set(base, kv);
   base.threshold = o.threshold;
   base.fidelity = fidelity_from_name(o.fidelity);
   base.progress = !o.json;
+  base.stats_interval = o.stats_interval;
   std::vector<RunSpec> specs;
-  for (const auto& m : split(o.modes)) {
+  for (const auto& m : o.modes) {
     RunSpec s = base;
     s.mode = mode_from_name(m);
     if (s.mode == Mode::ArcHw) {
-      for (const auto& sc : split(o.scheds)) {
+      for (const auto& sc : o.scheds) {
         s.sched = sched_from_name(sc);
         specs.push_back(s);
       }
@@ -65,10 +70,13 @@ void run(const Options& o) {
     }
   }
   if (specs.empty()) throw arc::Error("--mode: no mode given");
+  std::vector<arc::NamedPath> waves;
   for (auto& s : specs) {
     s.wave_path = wave_for(o.wave, s.label(), specs.size() > 1);
     validate(s);
+    waves.push_back({"--wave", s.wave_path});
   }
+  arc::check_outputs({{"--trace", o.trace_path}, {"--config", o.config_file}}, waves);
   const arc::trace::Trace trace = arc::trace::read_trace(o.trace_path);
   std::vector<RunResult> runs;
   for (const auto& s : specs) runs.push_back(run_isolated(s, trace));
@@ -80,9 +88,11 @@ void run(const Options& o) {
   in.fidelity = fidelity_name(base.fidelity);
   in.sms = static_cast<uint64_t>(base.gpu.sms);
   in.rop_units = static_cast<uint64_t>(base.gpu.rop_units);
+  in.subcores_per_sm = static_cast<uint64_t>(base.gpu.subcores_per_sm);
   in.rop_ops_per_cycle = static_cast<uint64_t>(base.gpu.rop_ops_per_cycle);
   in.clock_ghz = base.gpu.clock_ghz;
   in.sw_overhead = static_cast<uint32_t>(base.gpu.sw_overhead);
+  in.config = arc::config::resolved_json(base.gpu, base.knobs);
   if (o.json) std::cout << report_json(in, specs, runs).dump(2) << "\n";
   else std::cout << report_table(in, specs, runs);
 }
@@ -94,21 +104,33 @@ void setup(CLI::App& app) {
       "Simulate a warp-atomic trace cycle by cycle on a GPU model (SystemC: sub-cores, ARC units, LSU queues, "
       "crossbar, L2 atomic units) in one or more modes, and report cycles, atomic stalls, ROP utilization, LSU "
       "occupancy, L2 requests, reductions in cores vs at ROPs and speedup vs baseline.");
-  sub->add_option("--gpu", opt->gpu, "GPU by name (cosim/configs/<name>.toml): " +
+  auto* gpu = sub->add_option("--gpu", opt->gpu, "GPU by name (cosim/configs/<name>.toml): " +
                                          fmt::format("{}", fmt::join(arc::config::available_gpus(), ", ")));
-  sub->add_option("--config", opt->config_file, "GPU config TOML file");
+  sub->add_option("--config", opt->config_file, "GPU config TOML file")->excludes(gpu);
   sub->add_option("--trace", opt->trace_path, "trace file (arcsim trace gen, or captured on a GPU)")->required();
-  sub->add_option("--mode", opt->modes, "comma-separated: baseline, sw-s, sw-b, arc-hw")->capture_default_str();
-  sub->add_option("--sched", opt->scheds, "arc-hw scheduler, comma-separated: dynamic, threshold, always, never")
+  sub->add_option("--mode", opt->modes, "comma-separated, each once: baseline, sw-s, sw-b, arc-hw")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"baseline", "sw-s", "sw-b", "arc-hw"}))
+      ->capture_default_str();
+  sub->add_option("--sched", opt->scheds, "arc-hw scheduler, comma-separated, each once: dynamic, threshold, always, never")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"dynamic", "threshold", "always", "never"}))
       ->capture_default_str();
   sub->add_option("--threshold", opt->threshold,
                   "group size that is reduced: ARC-SW balancing threshold and the threshold scheduler's T")
+      ->transform(arc::cli::count_in(0, 32))
       ->capture_default_str();
   sub->add_option("--fidelity", opt->fidelity, "ARC unit level: rtl (Verilated RTL) or fast (golden model + RTL timing)")
+      ->check(CLI::IsMember({"rtl", "fast"}))
       ->capture_default_str();
-  sub->add_option("--wave", opt->wave, "FST waveform of the RTL ARC units (with --fidelity rtl)");
-  sub->add_option("--set", opt->sets, "override a GPU or model parameter, key=value (repeatable)");
-  sub->add_flag("--json", opt->json, "print JSON instead of the table");
+  sub->add_option("--wave", opt->wave, "FST waveform of the RTL ARC units (with --fidelity rtl; not the --trace file)");
+  sub->add_option("--set", opt->sets, "override a GPU parameter or model knob, KEY=VALUE, VALUE as in TOML (repeatable)");
+  sub->add_option("--stats-interval", opt->stats_interval,
+                  "also record a time series every N cycles (JSON 'series'; 0 = none)")
+      ->transform(arc::cli::count_in(0, 1'000'000'000))
+      ->capture_default_str();
+  sub->add_flag("--json", opt->json, "print JSON instead of the table (with the full resolved configuration)");
+  sub->footer("\n" + arc::config::params_help(true));
   sub->callback([opt] { run(*opt); });
 }
 

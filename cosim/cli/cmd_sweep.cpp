@@ -18,6 +18,8 @@
 #include "slurm.h"
 #include "spec.h"
 #include "subcommand.h"
+#include "numarg.h"
+#include "tracegen.h"
 
 namespace fs = std::filesystem;
 
@@ -40,21 +42,23 @@ struct Options {
 arc::sweep::Catalog catalog() {
   arc::sweep::Catalog c;
   for (const auto& p : arc::config::gpu_params()) c.set_keys.push_back(p.key);
-  for (const auto& k : arc::sim::sim_params()) c.set_keys.push_back(k.key);
+  for (const auto& k : arc::config::model_params()) c.set_keys.push_back(k.key);
   c.check = [](const std::string& key, const std::string& value) {
     if (key == "gpu") (void)arc::config::load_gpu(value);
     else if (key == "mode") (void)arc::sim::mode_from_name(value);
     else if (key == "sched") (void)arc::sim::sched_from_name(value);
     else if (key == "fidelity") (void)arc::sim::fidelity_from_name(value);
-    else if (key == "threshold") {
-      if (std::stoll(value) < 0 || std::stoll(value) > 1'000'000)
-        throw arc::Error(fmt::format("threshold {} is outside [0, 1000000]", value));
-    } else {
+    else if (key == "threshold")
+      (void)arc::parse_count(value, "threshold", 0, 32);  // as arcsim sim --threshold
+    else {
       static const arc::config::GpuConfig any = arc::config::load_gpu(arc::config::available_gpus().at(0));
       arc::sim::RunSpec s;
       s.gpu = any;
       arc::sim::apply_set(s, key + "=" + value);
     }
+  };
+  c.check_gen = [](const std::string& flag, const std::string& value) {
+    arc::tracegen::check_gen_flag(flag, value);
   };
   return c;
 }
@@ -92,7 +96,7 @@ void run_sweep(const Options& o) {
     return;
   }
   const std::string dir = absolute_dir(o.out.empty() ? "sweep-" + spec.name : o.out);
-  const std::string exe = arc::sweep::self_exe();
+  const std::string exe = arc::self_exe();
   if (o.backend == "slurm") arc::sweep::check_slurm_tools();
   const auto t0 = std::chrono::steady_clock::now();
   const arc::sweep::Plan plan = arc::sweep::prepare(dir, spec, exe);
@@ -144,7 +148,7 @@ void run_point(const Options& o) {
     std::cerr << fmt::format("point {} ({}): done before\n", o.index, p.id);
     return;
   }
-  const bool ok = arc::sweep::run_point(dir, p, arc::sweep::self_exe());
+  const bool ok = arc::sweep::run_point(dir, p, arc::self_exe());
   std::cerr << fmt::format("point {} ({}): {}\n", o.index, p.id,
                            ok ? "ok" : "failed, see " + arc::sweep::error_path(dir, p.id));
   if (!ok) arc::cli::exit_code() = 1;
@@ -174,6 +178,9 @@ void setup(CLI::App& app) {
   sub->add_option("--poll", o->poll, "slurm: seconds between squeue polls")->capture_default_str();
   sub->add_option("--arcsim", o->arcsim, "slurm: arcsim executable as the compute nodes see it (default: this one)");
 
+  sub->footer("\nKeys of a spec's [set] table and axes (as --set of arcsim sim):\n" + arc::config::params_help(true) +
+              "A [trace.gen.NAME] table takes the flags of 'arcsim trace gen' (see its --help), checked the same way.\n"
+              "Environment: ARCSIM_PYTHON (merge --plot).");
   auto* rp = sub->add_subcommand("run-point", "Run point INDEX of DIR/plan.json (what each Slurm array task does).");
   rp->add_option("dir", o->dir, "results folder")->required();
   rp->add_option("index", o->index, "point index in DIR/plan.json")->required();

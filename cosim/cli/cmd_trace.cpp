@@ -7,7 +7,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "atomic_file.h"
 #include "error.h"
+#include "options.h"
+#include "proc.h"
 #include "progress.h"
 #include "trace_stats.h"
 #include "subcommand.h"
@@ -69,24 +72,17 @@ void print_hist(const char* title, const std::array<uint64_t, 33>& h, uint64_t t
     if (h[n]) fmt::print("  {:>2}: {:>12}  {:6.2f} %\n", n, h[n], 100.0 * static_cast<double>(h[n]) / static_cast<double>(total));
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
+// scripts/plot_trace_info.py draws into a temporary PNG that is renamed when complete; a failure
+// is one line (its traceback in the log run_script names).
 void plot(const nlohmann::json& j, const std::string& out) {
-  const std::string cmd = fmt::format("{} {} {}", shell_quote(ARCSIM_PYTHON), shell_quote(ARCSIM_PLOT_TRACE_INFO),
-                                      shell_quote(out));
-  std::FILE* p = popen(cmd.c_str(), "w");
-  if (!p) throw arc::Error("cannot run the plot script " + std::string(ARCSIM_PLOT_TRACE_INFO));
-  const std::string text = j.dump();
-  std::fwrite(text.data(), 1, text.size(), p);
-  const int rc = pclose(p);
-  if (rc != 0) throw arc::Error("plot script " + std::string(ARCSIM_PLOT_TRACE_INFO) + " failed writing " + out);
+  arc::AtomicFile png(out);
+  arc::run_script(arc::python_exe(ARCSIM_PYTHON), ARCSIM_PLOT_TRACE_INFO, {png.temp_path()},
+                  "--plot " + out + ": scripts/plot_trace_info.py", j.dump());
+  png.commit();
 }
 
 void run_info(const InfoOptions& o) {
+  arc::check_outputs({{"trace", o.file}}, {{"--plot", o.plot}});
   std::error_code ec;
   const auto size = std::filesystem::file_size(o.file, ec);
   arc::Progress bar("reading (bytes)", ec ? 0 : size, !o.json);
@@ -151,6 +147,13 @@ void run_gen(GenOptions o) {
                r.lanes ? static_cast<double>(r.bytes) / static_cast<double>(r.lanes) : 0.0, o.cfg.seed);
 }
 
+// The range of a generator flag, from arc::tracegen::gen_flags() (shared with sweep specs).
+CLI::Validator gen_check(const char* flag) {
+  const auto& f = arc::tracegen::gen_flag(flag);
+  if (f.kind == arc::tracegen::GenFlag::Real) return arc::cli::real_in(f.min, f.max);
+  return arc::cli::count_in(static_cast<uint64_t>(f.min), arc::tracegen::count_max(f));
+}
+
 void setup(CLI::App& app) {
   auto* trace = app.add_subcommand("trace", "Warp-atomic traces: characterize one (info) or generate one (gen).");
   trace->require_subcommand(1);
@@ -167,37 +170,67 @@ void setup(CLI::App& app) {
   auto& c = go->cfg;
   auto* gen = trace->add_subcommand("gen", "Write a seeded synthetic trace (same flags + seed = identical file).");
   gen->add_option("-o,--out", go->out, "output trace file")->required();
-  gen->add_option("-n,--instructions", c.instructions, "warp-level atomic instructions")->capture_default_str();
-  gen->add_option("--seed", c.seed, "generator seed (std::mt19937_64), recorded in the header")->capture_default_str();
-  gen->add_option("--sms", c.sms, "SMs")->capture_default_str();
-  gen->add_option("--subcores", c.subcores_per_sm, "sub-cores per SM")->capture_default_str();
-  gen->add_option("--warps-per-subcore", c.warps_per_subcore, "warps per sub-core")->capture_default_str();
-  gen->add_option("--buffer-words", c.buffer_words, "gradient buffer length (float words)")->capture_default_str();
+  gen->add_option("-n,--instructions", c.instructions, "warp-level atomic instructions")
+      ->transform(gen_check("instructions"))
+      ->capture_default_str();
+  gen->add_option("--seed", c.seed, "generator seed (std::mt19937_64), recorded in the header")
+      ->transform(gen_check("seed"))
+      ->capture_default_str();
+  gen->add_option("--sms", c.sms, "SMs")
+      ->transform(gen_check("sms"))
+      ->capture_default_str();
+  gen->add_option("--subcores", c.subcores_per_sm, "sub-cores per SM")
+      ->transform(gen_check("subcores"))
+      ->capture_default_str();
+  gen->add_option("--warps-per-subcore", c.warps_per_subcore, "warps per sub-core")
+      ->transform(gen_check("warps-per-subcore"))
+      ->capture_default_str();
+  gen->add_option("--buffer-words", c.buffer_words, "gradient buffer length (float words)")
+      ->transform(gen_check("buffer-words"))
+      ->capture_default_str();
   gen->add_option("--activity", go->activity, "active lanes: full, bernoulli (--lane-prob), uniform (count 1..32)")
       ->check(CLI::IsMember({"full", "bernoulli", "uniform"}))
       ->capture_default_str();
-  gen->add_option("--lane-prob", c.lane_prob, "bernoulli: probability a lane is active")->capture_default_str();
+  gen->add_option("--lane-prob", c.lane_prob, "bernoulli: probability a lane is active")
+      ->transform(gen_check("lane-prob"))
+      ->capture_default_str();
   gen->add_option("--sharing", go->sharing,
                   "addresses: same, k (<= --k distinct), distinct, pool (--pool consecutive words), mix "
                   "(same with --p-same, else k)")
       ->check(CLI::IsMember({"same", "k", "distinct", "pool", "mix"}))
       ->capture_default_str();
-  gen->add_option("--k", c.k, "k: addresses per instruction")->capture_default_str();
-  gen->add_option("--pool", c.pool, "pool: consecutive words per instruction")->capture_default_str();
-  gen->add_option("--p-same", c.p_same, "mix: probability all lanes share one address")->capture_default_str();
-  gen->add_option("--sigma", c.value_sigma, "values ~ normal(0, sigma)")->capture_default_str();
+  gen->add_option("--k", c.k, "k: addresses per instruction")
+      ->transform(gen_check("k"))
+      ->capture_default_str();
+  gen->add_option("--pool", c.pool, "pool: consecutive words per instruction")
+      ->transform(gen_check("pool"))
+      ->capture_default_str();
+  gen->add_option("--p-same", c.p_same, "mix: probability all lanes share one address")
+      ->transform(gen_check("p-same"))
+      ->capture_default_str();
+  gen->add_option("--sigma", c.value_sigma, "values ~ normal(0, sigma)")
+      ->transform(gen_check("sigma"))
+      ->capture_default_str();
   gen->add_option("--special-prob", c.special_prob, "probability a value is a subnormal, inf or NaN")
+      
+      ->transform(gen_check("special-prob"))
       ->capture_default_str();
   gen->add_option("--gap-mean", c.gap_mean, "mean compute gap between a warp's atomics (cycles)")
+      
+      ->transform(gen_check("gap-mean"))
       ->capture_default_str();
   gen->add_option("--method", go->method, "what the 'GPU' did: baseline, sw-s (serial group sums) or sw-b (butterfly)")
       ->check(CLI::IsMember({"baseline", "sw-s", "sw-b"}))
       ->capture_default_str();
-  gen->add_option("--threshold", c.threshold, "sw-s/sw-b: groups of >= this many (and > 1) lanes are reduced")->capture_default_str();
+  gen->add_option("--threshold", c.threshold, "sw-s/sw-b: groups of >= this many (and > 1) lanes are reduced")
+      ->transform(gen_check("threshold"))
+      ->capture_default_str();
   gen->add_option("--ftz", go->ftz, "FTZ mode of the 'GPU' partial sums: 0 (no -ftz) or 1")
       ->check(CLI::IsMember({0, 1}))
       ->capture_default_str();
-  gen->add_option("--block-records", go->block_records, "records per compressed block")->capture_default_str();
+  gen->add_option("--block-records", go->block_records, "records per compressed block")
+      ->transform(gen_check("block-records"))
+      ->capture_default_str();
   gen->add_flag("-q,--quiet", go->quiet, "print nothing");
   gen->callback([go] { run_gen(*go); });
 }

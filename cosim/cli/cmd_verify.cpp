@@ -5,9 +5,12 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
+#include "atomic_file.h"
 #include "error.h"
+#include "options.h"
 #include "progress.h"
 #include "subcommand.h"
 #include "verify.h"
@@ -57,7 +60,10 @@ void run(const Options& o) {
   if (o.threshold >= 0) v.threshold = static_cast<uint32_t>(o.threshold);
   v.busy_prob = o.busy_prob;
   v.seed = o.seed;
-  v.fst_path = o.wave;
+  arc::check_outputs({{"--trace", o.trace}}, {{"--wave", o.wave}});
+  std::optional<arc::AtomicFile> wave;  // the FST appears at --wave only when complete
+  if (!o.wave.empty()) wave.emplace(o.wave);
+  v.fst_path = wave ? wave->temp_path() : "";
   v.limit = o.limit;
   std::error_code ec;
   const auto size = std::filesystem::file_size(o.trace, ec);
@@ -65,6 +71,7 @@ void run(const Options& o) {
   v.progress = [&](uint64_t done, uint64_t) { bar.update(done); };
   const auto r = arc::verify::verify_trace(v);
   bar.finish();
+  if (wave) wave->commit();
   const bool failed =
       r.rtl_vs_golden_mismatches != 0 || r.rtl_vs_gpu_mismatches != 0 || r.gpu_vs_golden_tree_mismatches != 0;
   arc::cli::exit_code() = failed ? 1 : 0;
@@ -161,11 +168,16 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--threshold", o->threshold, "threshold mode: groups of >= N lanes are reduced (default: the "
                                                "trace's balancing threshold)")
-      ->check(CLI::Range(0, 63));
+      ->transform(arc::cli::int_in(0, 32));
   sub->add_option("--busy-prob", o->busy_prob, "dynamic mode: probability the busy input is set per instruction")
+      ->transform(arc::cli::real_in(0, 1))
       ->capture_default_str();
-  sub->add_option("--seed", o->seed, "seed of the dynamic-mode busy input")->capture_default_str();
-  sub->add_option("--limit", o->limit, "replay only the first N instructions (0: all)")->capture_default_str();
+  sub->add_option("--seed", o->seed, "seed of the dynamic-mode busy input")
+      ->transform(arc::cli::count_in(0, UINT64_MAX))
+      ->capture_default_str();
+  sub->add_option("--limit", o->limit, "replay only the first N instructions (0: all)")
+      ->transform(arc::cli::count_in(0, UINT64_MAX))
+      ->capture_default_str();
   sub->callback([o] { run(*o); });
 }
 

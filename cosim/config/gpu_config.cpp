@@ -58,13 +58,49 @@ const std::vector<ParamSpec>& gpu_params() {
   return table;
 }
 
-namespace {
+const std::vector<ParamSpec>& model_params() {
+  using K = ModelKnobs;
+  static const std::vector<ParamSpec> table = {
+      {"rop_queue_depth", Kind::Int, "requests", "0",
+       "input buffer of each ROP unit (crossbar credits); 0 = auto: max(64, 2 x (icnt_latency + 1) x "
+       "icnt_eject_per_cycle), enough credits to cover the crossbar round trip",
+       0, 1 << 20, {}, &K::rop_queue_depth},
+      {"rop_window", Kind::Int, "requests", "1",
+       "how deep into its input queue a ROP unit looks for an op it may start (1 = strictly in order; "
+       "an op never passes an older op on its own address)",
+       1, 4096, {}, &K::rop_window},
+      {"icnt_eject_per_cycle", Kind::Int, "flits/cycle", "1",
+       "flits a crossbar output port delivers to its ROP unit per cycle", 1, 64, {}, &K::icnt_eject_per_cycle},
+      {"rop_same_addr_interval", Kind::Int, "cycles", "1", "minimum cycles between two atomics starting on one address",
+       1, 100000, {}, &K::rop_same_addr_interval},
+      {"rop_slice_bytes", Kind::Int, "bytes", "32", "address granule the ROP hash slices on (a power of two)", 4,
+       1 << 16, {}, &K::rop_slice_bytes},
+      {"lsu_busy_slack", Kind::Int, "requests", "32",
+       "the LSU raises busy when fewer entries than this are free (<= lsu_queue_depth)", 0, 65536, {},
+       &K::lsu_busy_slack},
+      {"sws_cycles_per_key", Kind::Int, "cycles", "0",
+       "SW-S issue cycles per distinct address of a warp atomic (__match_any_sync)", 0, 100000, {},
+       &K::sws_cycles_per_key},
+      {"sws_cycles_per_lane", Kind::Int, "cycles", "0",
+       "SW-S issue cycles per lane beyond the first of its largest reduced group (serial shuffle+add chain)", 0,
+       100000, {}, &K::sws_cycles_per_lane},
+  };
+  return table;
+}
 
 const ParamSpec* find_param(std::string_view key) {
-  for (const auto& p : gpu_params())
-    if (key == p.key) return &p;
+  for (const auto* t : {&gpu_params(), &model_params()})
+    for (const auto& p : *t)
+      if (key == p.key) return &p;
   return nullptr;
 }
+
+std::int64_t resolved_rop_queue_depth(const GpuConfig& gpu, const ModelKnobs& knobs) {
+  if (knobs.rop_queue_depth > 0) return knobs.rop_queue_depth;
+  return std::max<std::int64_t>(64, 2 * (gpu.icnt_latency + 1) * knobs.icnt_eject_per_cycle);
+}
+
+namespace {
 
 std::string range_text(const ParamSpec& p) {
   std::ostringstream s;
@@ -102,14 +138,21 @@ std::string type_name(const toml::node& n) {
   return s.str();
 }
 
-// Set one parameter from a TOML node (type-checked, range-checked).
-void set_from_node(GpuConfig& cfg, const ParamSpec& p, const toml::node& n, const std::string& origin) {
+// Set one parameter (a GPU key, or a knob when `knobs` is given) from a TOML node
+// (type-checked, range-checked).
+void set_from_node(GpuConfig& cfg, ModelKnobs* knobs, const ParamSpec& p, const toml::node& n,
+                   const std::string& origin) {
   switch (p.kind) {
     case Kind::Int: {
       auto v = n.value_exact<std::int64_t>();
       if (!v) fail(origin, p.key, std::string("expected an integer (") + p.unit + "), got " + type_name(n));
       check_range(p, static_cast<double>(*v), origin, std::to_string(*v));
-      cfg.*std::get<std::int64_t GpuConfig::*>(p.field) = *v;
+      if (p.is_knob()) {
+        if (!knobs) fail(origin, p.key, "is a timing-model knob, not a GPU parameter (arcsim sim --set)");
+        knobs->*std::get<std::int64_t ModelKnobs::*>(p.field) = *v;
+      } else {
+        cfg.*std::get<std::int64_t GpuConfig::*>(p.field) = *v;
+      }
       break;
     }
     case Kind::Float: {
@@ -151,15 +194,17 @@ GpuConfig parse_gpu(std::string_view toml_text, const std::string& origin) {
   for (const auto& p : gpu_params()) {
     if (!p.default_value) continue;
     auto t = parse_toml(std::string("v = ") + p.default_value, std::string("default of ") + p.key);
-    set_from_node(cfg, p, *t.get("v"), std::string("default of ") + p.key);
+    set_from_node(cfg, nullptr, p, *t.get("v"), std::string("default of ") + p.key);
+    cfg.sources[p.key] = "default";
   }
   const auto tbl = parse_toml(toml_text, origin);
   std::set<std::string> seen;
   for (const auto& [k, node] : tbl) {
     const std::string key(k.str());
     const ParamSpec* p = find_param(key);
-    if (!p) fail(origin, key, "unknown key (run 'arcsim area --help' for the list of GPU parameters)");
-    set_from_node(cfg, *p, node, origin);
+    if (!p) fail(origin, key, "unknown key (run 'arcsim config show' for the list of GPU parameters)");
+    set_from_node(cfg, nullptr, *p, node, origin);
+    cfg.sources[key] = origin;
     seen.insert(key);
   }
   for (const auto& p : gpu_params())
@@ -206,39 +251,131 @@ GpuConfig load_gpu(const std::string& name_or_path) {
   return parse_gpu(text.str(), path.string());
 }
 
-void apply_override(GpuConfig& cfg, const std::string& key_eq_value) {
+namespace {
+
+// Nearest known keys to a mistyped one (edit distance <= 2), for the error message.
+std::string suggestions(const std::string& key) {
+  auto dist = [](const std::string& a, const std::string& b) {
+    std::vector<size_t> d(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) d[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t prev = d[0];
+      d[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t cur = d[j];
+        d[j] = std::min({d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        prev = cur;
+      }
+    }
+    return d[b.size()];
+  };
+  std::string near;
+  for (const auto* t : {&gpu_params(), &model_params()})
+    for (const auto& p : *t)
+      if (dist(key, p.key) <= 2) near += (near.empty() ? "" : ", ") + std::string(p.key);
+  return near;
+}
+
+void override_one(GpuConfig& cfg, ModelKnobs* knobs, const std::string& key_eq_value) {
   const auto eq = key_eq_value.find('=');
   if (eq == std::string::npos || eq == 0)
     throw Error("--set '" + key_eq_value + "': expected KEY=VALUE");
   const std::string key = key_eq_value.substr(0, eq), val = key_eq_value.substr(eq + 1);
   const ParamSpec* p = find_param(key);
   const std::string origin = "--set";
-  if (!p) fail(origin, key, "unknown GPU parameter");
-  if (val.empty()) fail(origin, key, "empty value");
-  switch (p->kind) {
-    case Kind::Int: {
-      errno = 0;
-      char* end = nullptr;
-      const long long v = std::strtoll(val.c_str(), &end, 10);
-      if (errno || *end) fail(origin, key, "'" + val + "' is not an integer");
-      check_range(*p, static_cast<double>(v), origin, val);
-      cfg.*std::get<std::int64_t GpuConfig::*>(p->field) = v;
-      break;
-    }
-    case Kind::Float: {
-      errno = 0;
-      char* end = nullptr;
-      const double v = std::strtod(val.c_str(), &end);
-      if (errno || *end) fail(origin, key, "'" + val + "' is not a number");
-      check_range(*p, v, origin, val);
-      cfg.*std::get<double GpuConfig::*>(p->field) = v;
-      break;
-    }
-    case Kind::String:
-      check_choice(*p, val, origin);
-      cfg.*std::get<std::string GpuConfig::*>(p->field) = val;
-      break;
+  if (!p || (p->is_knob() && !knobs)) {
+    const std::string near = suggestions(key);
+    fail(origin, key,
+         std::string(knobs ? "unknown GPU parameter or model knob" : "unknown GPU parameter") +
+             (near.empty() ? "" : " (did you mean " + near + "?)") + " (list: arcsim config show)");
   }
+  if (val.empty()) fail(origin, key, "empty value");
+  // The value is TOML, as in a config file. A string may be given bare (addr_hash=xor).
+  std::optional<toml::table> t;
+  try {
+    t = toml::parse("v = " + val, origin);
+  } catch (const toml::parse_error&) {
+    if (p->kind == Kind::String && val.find_first_of("\"\\\n") == std::string::npos)
+      t = toml::parse("v = \"" + val + "\"", origin);
+    else
+      fail(origin, key, "'" + val + "' is not a TOML value (" + (p->kind == Kind::Int ? "an integer" :
+                        p->kind == Kind::Float ? "a number" : "a string") + ", as in a config file)");
+  }
+  const toml::node* n = t->get("v");
+  if (!n || t->size() != 1) fail(origin, key, "'" + val + "' is not one TOML value");
+  if (p->kind == Kind::Int && !n->is_integer())
+    fail(origin, key, "'" + val + "' is not an integer");
+  set_from_node(cfg, knobs, *p, *n, origin);
+  cfg.sources[key] = origin;
+}
+
+}  // namespace
+
+void apply_override(GpuConfig& cfg, const std::string& key_eq_value) { override_one(cfg, nullptr, key_eq_value); }
+
+void apply_override(GpuConfig& cfg, ModelKnobs& knobs, const std::string& key_eq_value) {
+  override_one(cfg, &knobs, key_eq_value);
+}
+
+void validate(const ModelKnobs& knobs, const GpuConfig& gpu) {
+  for (const auto& p : model_params()) {
+    const auto v = knobs.*std::get<std::int64_t ModelKnobs::*>(p.field);
+    check_range(p, static_cast<double>(v), "model knob", std::to_string(v));
+  }
+  if (knobs.lsu_busy_slack > gpu.lsu_queue_depth)
+    throw Error("lsu_busy_slack " + std::to_string(knobs.lsu_busy_slack) + " exceeds lsu_queue_depth " +
+                std::to_string(gpu.lsu_queue_depth));
+  if (knobs.rop_slice_bytes & (knobs.rop_slice_bytes - 1))
+    throw Error("rop_slice_bytes " + std::to_string(knobs.rop_slice_bytes) + " is not a power of two");
+}
+
+namespace {
+nlohmann::json value_json(const GpuConfig& cfg, const ModelKnobs& knobs, const ParamSpec& p) {
+  if (p.is_knob()) return knobs.*std::get<std::int64_t ModelKnobs::*>(p.field);
+  switch (p.kind) {
+    case Kind::Int: return cfg.*std::get<std::int64_t GpuConfig::*>(p.field);
+    case Kind::Float: return cfg.*std::get<double GpuConfig::*>(p.field);
+    case Kind::String: return cfg.*std::get<std::string GpuConfig::*>(p.field);
+  }
+  return nullptr;
+}
+}  // namespace
+
+nlohmann::json resolved_json(const GpuConfig& gpu, const ModelKnobs& knobs) {
+  nlohmann::json j = {{"gpu", nlohmann::json::object()},
+                      {"model", nlohmann::json::object()},
+                      {"sources", nlohmann::json::object()}};
+  for (const auto& p : gpu_params()) j["gpu"][p.key] = value_json(gpu, knobs, p);
+  for (const auto& p : model_params()) j["model"][p.key] = value_json(gpu, knobs, p);
+  for (const auto* t : {&gpu_params(), &model_params()})
+    for (const auto& p : *t) {
+      const auto it = gpu.sources.find(p.key);
+      j["sources"][p.key] = it != gpu.sources.end() ? it->second : "default";
+    }
+  j["config_file"] = gpu.source_file;
+  j["rop_queue_depth_resolved"] = resolved_rop_queue_depth(gpu, knobs);
+  return j;
+}
+
+std::string resolved_text(const GpuConfig& gpu, const ModelKnobs& knobs) {
+  const nlohmann::json j = resolved_json(gpu, knobs);
+  std::ostringstream s;
+  s << "configuration of " << gpu.name << " (" << (gpu.source_file.empty() ? "built in code" : gpu.source_file)
+    << ")\n";
+  for (const auto& [group, table] : {std::pair{"GPU parameters", &gpu_params()},
+                                     std::pair{"timing-model knobs", &model_params()}}) {
+    s << group << ":\n";
+    for (const auto& p : *table) {
+      const auto& v = j[p.is_knob() ? "model" : "gpu"][p.key];
+      std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+      if (std::string(p.key) == "rop_queue_depth" && knobs.rop_queue_depth == 0)
+        text += " (auto: " + std::to_string(resolved_rop_queue_depth(gpu, knobs)) + ")";
+      const std::string key = p.key;
+      s << "  " << key << std::string(key.size() < 24 ? 24 - key.size() : 1, ' ') << text << " " << p.unit << "  ["
+        << j["sources"][p.key].get<std::string>() << "]\n";
+    }
+  }
+  return s.str();
 }
 
 void validate(const GpuConfig& cfg, const std::string& origin) {
@@ -268,7 +405,7 @@ void validate(const GpuConfig& cfg, const std::string& origin) {
 
 std::string value_text(const GpuConfig& cfg, std::string_view key) {
   const ParamSpec* p = find_param(key);
-  if (!p) throw Error("unknown GPU parameter '" + std::string(key) + "'");
+  if (!p || p->is_knob()) throw Error("unknown GPU parameter '" + std::string(key) + "'");
   std::ostringstream s;
   s.precision(12);
   if (p->kind == Kind::Int) s << cfg.*std::get<std::int64_t GpuConfig::*>(p->field);
@@ -277,27 +414,39 @@ std::string value_text(const GpuConfig& cfg, std::string_view key) {
   return s.str();
 }
 
-std::string params_help() {
+std::string params_help(bool with_knobs) {
   std::ostringstream s;
-  s << "GPU parameters (keys of cosim/configs/*.toml; override with --set KEY=VALUE):\n";
-  for (const auto& p : gpu_params()) {
-    const std::string key = p.key;
-    s << "  " << key << std::string(key.size() < 24 ? 24 - key.size() : 1, ' ') << p.meaning << " [" << p.unit << "; " << range_text(p) << "; default "
-      << (p.default_value ? p.default_value : "required") << "]\n";
+  auto rows = [&](const std::vector<ParamSpec>& t) {
+    for (const auto& p : t) {
+      const std::string key = p.key;
+      s << "  " << key << std::string(key.size() < 24 ? 24 - key.size() : 1, ' ') << p.meaning << " [" << p.unit
+        << "; " << range_text(p) << "; default " << (p.default_value ? p.default_value : "required") << "]\n";
+    }
+  };
+  s << "GPU parameters (keys of cosim/configs/*.toml; override with --set KEY=VALUE, VALUE as in TOML):\n";
+  rows(gpu_params());
+  if (with_knobs) {
+    s << "Timing-model knobs (override with --set KEY=VALUE):\n";
+    rows(model_params());
   }
+  s << "Print the resolved values: arcsim config show --gpu NAME [--set KEY=VALUE ...] [--json]\n";
   return s.str();
 }
 
 std::string params_markdown() {
   std::ostringstream s;
+  for (const auto* t : {&gpu_params(), &model_params()}) {
+  s << (t == &gpu_params() ? "## GPU parameters (config files and --set)\n\n"
+                           : "\n## Timing-model knobs (--set only)\n\n");
   s << "| key | type | unit | default | valid | meaning |\n| --- | --- | --- | --- | --- | --- |\n";
-  for (const auto& p : gpu_params()) {
+  for (const auto& p : *t) {
     const char* kind = p.kind == Kind::Int ? "integer" : p.kind == Kind::Float ? "number" : "string";
     std::string valid = range_text(p);
     std::replace(valid.begin(), valid.end(), '|', '/');
     s << "| `" << p.key << "` | " << kind << " | " << p.unit << " | "
       << (p.default_value ? std::string("`") + p.default_value + "`" : std::string("required")) << " | " << valid
       << " | " << p.meaning << " |\n";
+  }
   }
   return s.str();
 }

@@ -1,14 +1,19 @@
-// arc::config: the one GPU-configuration loader of ARCsim (area, timing model, CLI).
+// arc::config: the one parameter registry and GPU-configuration loader of ARCsim (area, timing
+// model, CLI, sweeps).
 //
 // A GPU is described by a flat TOML file, cosim/configs/<name>.toml. Every parameter is
-// declared once, in gpu_params() (gpu_config.cpp): key, type, unit, default, one-line meaning
-// and valid range. The loader, the --help text and cosim/config/README.md are all generated
-// from that one table, so they cannot drift apart.
+// declared once (gpu_config.cpp): the GPU keys in gpu_params(), the timing model's knobs in
+// model_params(); each with key, type, unit, default, one-line meaning and valid range. The
+// TOML loader, `--set` (whose value is parsed by toml++ as in a file), every --help that
+// takes --set, cosim/config/README.md, `arcsim config show` and the JSON of `arcsim sim` are
+// all generated from these tables, so they cannot drift apart.
 //
 // Errors (unknown key, wrong type, impossible value, bad syntax, missing file) throw
 // arc::Error with one line naming the file and the key.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -40,6 +45,22 @@ struct GpuConfig {
   std::int64_t sw_overhead = 0;        // issue cycles ARC-SW adds per warp-level atomic
 
   std::string source_file;  // the file this was loaded from ("" when built in code)
+  // Where each value came from, by key: "default", the file, or "--set" (absent: built in code).
+  std::map<std::string, std::string> sources;
+};
+
+// Timing-model knobs: not properties of a GPU's datasheet but of the model (defaults are
+// assumptions, named as such, until issue 9 measures them). Declared in model_params(); the
+// initializers below equal the table's defaults (tests/config checks it).
+struct ModelKnobs {
+  std::int64_t rop_queue_depth = 0;          // requests buffered at each ROP unit's input (0 = auto)
+  std::int64_t rop_window = 1;               // ROP look-ahead for a startable op (1 = in order)
+  std::int64_t icnt_eject_per_cycle = 1;     // flits one crossbar output (ROP port) delivers per cycle
+  std::int64_t rop_same_addr_interval = 1;   // min cycles between two ops starting on one address
+  std::int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
+  std::int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this
+  std::int64_t sws_cycles_per_key = 0;       // SW-S issue cycles per distinct address (match_any)
+  std::int64_t sws_cycles_per_lane = 0;      // SW-S issue cycles per lane of its largest reduced group
 };
 
 enum class Kind { Int, Float, String };
@@ -54,11 +75,18 @@ struct ParamSpec {
   double min;
   double max;
   std::vector<std::string> choices;
-  std::variant<std::int64_t GpuConfig::*, double GpuConfig::*, std::string GpuConfig::*> field;
+  std::variant<std::int64_t GpuConfig::*, double GpuConfig::*, std::string GpuConfig::*, std::int64_t ModelKnobs::*>
+      field;
+  bool is_knob() const { return std::holds_alternative<std::int64_t ModelKnobs::*>(field); }
 };
 
-// The table: every GPU parameter, in display order.
+// The tables: every GPU parameter and every model knob, each in display order.
 const std::vector<ParamSpec>& gpu_params();
+const std::vector<ParamSpec>& model_params();
+const ParamSpec* find_param(std::string_view key);  // either table; nullptr if unknown
+
+// rop_queue_depth with 0 (auto) resolved: max(64, 2 x (icnt_latency + 1) x icnt_eject_per_cycle).
+std::int64_t resolved_rop_queue_depth(const GpuConfig& gpu, const ModelKnobs& knobs);
 
 // Load a GPU by name (cosim/configs/<name>.toml) or by path (anything containing '/' or
 // ending in ".toml"). The folder is $ARCSIM_CONFIG_DIR if set, else the source tree's
@@ -68,9 +96,19 @@ GpuConfig load_gpu(const std::string& name_or_path);
 // Parse TOML text; `origin` names the file in error messages.
 GpuConfig parse_gpu(std::string_view toml_text, const std::string& origin);
 
-// Apply one "key=value" override (arcsim --set); the value is parsed as the key's type
-// and checked against its range. Errors name the key and "--set".
+// Apply one "key=value" override (arcsim --set): the value is parsed by toml++ exactly as the
+// same line in a config file (so `sms=1_000` works and `0x1p0` does not, in both; a string
+// value may be given without quotes) and checked against the key's range. Errors name the key
+// and "--set". The first form takes GPU keys only (arcsim area); the second knobs too.
 void apply_override(GpuConfig& cfg, const std::string& key_eq_value);
+void apply_override(GpuConfig& cfg, ModelKnobs& knobs, const std::string& key_eq_value);
+void validate(const ModelKnobs& knobs, const GpuConfig& gpu);  // knob ranges and cross-checks
+
+// The full resolved configuration: {"gpu": {key: value}, "model": {key: value},
+// "sources": {key: origin}, "rop_queue_depth_resolved": N}. `arcsim config show --json` and
+// `arcsim sim --json` ("config") print exactly this.
+nlohmann::json resolved_json(const GpuConfig& gpu, const ModelKnobs& knobs);
+std::string resolved_text(const GpuConfig& gpu, const ModelKnobs& knobs);  // a table for people
 
 // Throws arc::Error if any value is out of range (used after overrides and by tools that
 // build a GpuConfig in code).
@@ -80,8 +118,9 @@ void validate(const GpuConfig& cfg, const std::string& origin);
 std::string config_dir();
 std::vector<std::string> available_gpus();
 
-// The parameter table as plain text (for --help) and as a Markdown table (for docs).
-std::string params_help();
+// The parameter tables as plain text (for --help; with_knobs adds the model knobs) and as
+// Markdown (for docs: both tables).
+std::string params_help(bool with_knobs = false);
 std::string params_markdown();
 
 // A value of cfg as text, by key (for reports); throws arc::Error on an unknown key.

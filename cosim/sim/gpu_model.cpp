@@ -72,6 +72,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
     icnt_->from_sm[sm]->bind(&icnt_->wake, &lsu->wake);
     for (uint32_t s = 0; s < per_sm; ++s) {
       ss.sm = sm;
+      ss.subcore = sm * per_sm + s;
       ss.plant_lost_wakeup = spec.plant_lost_wakeup && sm == 0 && s == 0;
       auto sc = std::make_unique<SubCore>(fmt::format("sm{}_sc{}", sm, s).c_str(), ss, work.at(sm, s), stats_);
       Link<Packet>& port = *lsu->ports[s];

@@ -17,7 +17,7 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& has
 }
 
 void Lsu::account(Cycle now) {
-  stats_.lsu_occupancy_sum += static_cast<double>(queue_.size()) * static_cast<double>(now - occ_since_);
+  stats_.add_lsu_occupancy(setup_.sm, queue_.size(), now - occ_since_);
   occ_since_ = now;
 }
 
@@ -43,6 +43,7 @@ void Lsu::step() {
     to_icnt->push(now, r);
     icnt->pushed(setup_.sm);
     ++stats_.requests_to_l2;
+    ++stats_.sm(setup_.sm).requests_to_l2;
   }
   // 2. Admit at most one whole packet per port, round-robin from the port after the one
   //    served last (the start is fixed for the whole pass; rr_ moves only for the next cycle).
@@ -55,6 +56,7 @@ void Lsu::step() {
     const size_t room = setup_.depth - queue_.size();
     if (room == 0) {
       ++stats_.lsu_full_rejects;
+      ++stats_.sm(setup_.sm).lsu_full_rejects;
       continue;
     }
     Packet& pk = port.front_mut();
@@ -68,10 +70,12 @@ void Lsu::step() {
       ++grants_[p];
     } else {
       ++stats_.lsu_full_rejects;  // the rest waits in the port: the issuing sub-core stalls
+      ++stats_.sm(setup_.sm).lsu_full_rejects;
     }
     rr_ = (p + 1) % n;
   }
   stats_.lsu_occupancy_max = std::max<uint64_t>(stats_.lsu_occupancy_max, queue_.size());
+  stats_.sm(setup_.sm).lsu_occupancy_max = std::max<uint64_t>(stats_.sm(setup_.sm).lsu_occupancy_max, queue_.size());
   busy.write(now, setup_.depth - queue_.size() < setup_.busy_slack);
   // 3. Next wake: next cycle while there is something to forward and room to forward it
   //    (a full crossbar input wakes us when it drains), or when a port's packet arrives.

@@ -29,6 +29,7 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
   nlohmann::json j;
   j["gpu"] = {{"name", in.gpu_name}, {"config", in.gpu_source}, {"sms", in.sms}, {"rop_units", in.rop_units},
               {"clock_ghz", in.clock_ghz}, {"sw_overhead", in.sw_overhead}};
+  if (!in.config.is_null()) j["config"] = in.config;
   j["trace"] = in.trace_path;
   j["fidelity"] = in.fidelity;
   const RunResult* base = baseline_of(specs, runs);
@@ -49,12 +50,16 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
         {"lane_updates", s.lane_updates},
         {"sw_overhead_cycles", s.sw_overhead_cycles},
         {"instrs_accepted_busy", s.instrs_seen_busy},
+        {"issue_end_cycle", s.issue_end_cycle},
+        {"lsu_full_rejects", s.lsu_full_rejects},
+        {"rop_busy_unit_cycles", s.rop_busy_unit_cycles},
         {"warps_resident_per_subcore", s.warps_resident_per_subcore},
         {"warps_remapped", s.warps_remapped != 0},
         {"memory_image_fnv1a64", fmt::format("{:016x}", image_hash(runs[i].image))},
     };
     if (base && s.total_cycles)
       r["speedup_vs_baseline"] = static_cast<double>(base->stats.total_cycles) / static_cast<double>(s.total_cycles);
+    r.update(breakdown_json(s, in.subcores_per_sm, in.rop_ops_per_cycle));
     j["runs"].push_back(r);
   }
   return j;
@@ -82,8 +87,8 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
                        s.lsu_occupancy_max, s.requests_to_l2, s.lane_adds_in_core, s.rop_ops, r.cpu_seconds);
   }
   if (sw && in.sw_overhead == 0)
-    out += "note: sw_overhead = 0 in this config (placeholder until measured from the ARC-SW kernels' SASS): "
-           "sw-s/sw-b are charged no reduction instructions; try --set sw_overhead=N\n";
+    out += "note: sw_overhead = 0 in this config: sw-s/sw-b are charged only the per-key and per-lane issue cycles "
+           "of the knobs sws_cycles_per_key and sws_cycles_per_lane (arcsim config show lists them)\n";
   return out;
 }
 

@@ -13,9 +13,10 @@ namespace arc::sim {
 
 struct ReportInput {
   std::string gpu_name, gpu_source, trace_path, fidelity;
-  uint64_t sms = 0, rop_units = 0, rop_ops_per_cycle = 0;
+  uint64_t sms = 0, subcores_per_sm = 0, rop_units = 0, rop_ops_per_cycle = 0;
   double clock_ghz = 0;
   uint32_t sw_overhead = 0;
+  nlohmann::json config;  // arc::config::resolved_json(): every GPU key and model knob, with sources
 };
 
 uint64_t image_hash(const std::vector<uint32_t>& words);  // FNV-1a 64 over the words

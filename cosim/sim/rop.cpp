@@ -59,6 +59,8 @@ void RopUnit::step() {
   if (started) {
     stats_.rop_ops += started;
     ++stats_.rop_busy_unit_cycles;
+    stats_.rop(unit_).ops += started;
+    ++stats_.rop(unit_).busy_cycles;
     last_done_ = now + setup_.latency;
   }
   if (started && in.ready(now)) wake.at(now + 1);

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "arc_unit_rtl.h"
+#include "atomic_file.h"
 #include "error.h"
 #include "gpu_model.h"
 #include "progress.h"
@@ -35,23 +36,39 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
   if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) enable_rtl_tracing();
   GpuModel model("gpu", spec, trace, work);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration done, time 0
+  std::optional<AtomicFile> wave_file;  // the FST appears at wave_path only when complete
   std::optional<RtlWave> wave;
-  if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) wave.emplace(spec.wave_path, model.arc_units());
+  if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) {
+    wave_file.emplace(spec.wave_path);
+    wave.emplace(wave_file->temp_path(), model.arc_units());
+  }
   Progress bar(spec.label(), work.instructions, spec.progress);
-  constexpr Cycle kChunk = 4096;  // progress granularity only: idle time inside is skipped
+  // Progress granularity (idle time inside a chunk is skipped), or the --stats-interval period:
+  // after each chunk the cumulative counters are one sample of the time series.
+  const Cycle chunk = spec.stats_interval ? static_cast<Cycle>(spec.stats_interval) : 4096;
+  std::vector<Sample> series;
+  Cycle at = 0;
   while (sc_core::sc_pending_activity()) {
-    sc_core::sc_start(cycles(kChunk));
+    sc_core::sc_start(cycles(chunk));
+    at += chunk;
+    if (spec.stats_interval) series.push_back(model.stats().sample(at));
     bar.update(model.stats().instructions);
   }
   bar.finish();
   model.finish();
   wave.reset();
   model.check_end(work, trace);
+  if (wave_file) wave_file->commit();
   RunResult r;
   r.label = spec.label();
   r.stats = model.stats();
   r.stats.warps_resident_per_subcore = work.warps_resident;
   r.stats.warps_remapped = work.remapped ? 1 : 0;
+  r.stats.series = std::move(series);
+  // Every unit appears in the breakdowns, also one that never saw a request.
+  r.stats.per_sm.resize(static_cast<size_t>(spec.gpu.sms));
+  r.stats.per_subcore.resize(static_cast<size_t>(spec.gpu.sms * spec.gpu.subcores_per_sm));
+  r.stats.per_rop.resize(static_cast<size_t>(spec.gpu.rop_units));
   r.image = model.image().words();
   r.commits = model.commits().sorted();
   r.cpu_seconds = cpu_now() - t0;

@@ -1,10 +1,44 @@
-// What one run of the timing model measures; every module adds to one Stats.
+// What one run of the timing model measures; every module adds to one Stats: whole-run totals,
+// per-SM / per-sub-core / per-ROP-unit breakdowns, histograms and (with --stats-interval) a
+// time series. The modules touch it through one-line calls (sm(i), subcore(i), rop(i),
+// add_lsu_occupancy, add_stall) so the model code stays about the model.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace arc::sim {
+
+// Power-of-two buckets: bucket 0 holds 0, bucket b >= 1 holds [2^(b-1), 2^b). Weighted adds.
+struct Log2Histogram {
+  static constexpr size_t kBuckets = 33;
+  std::array<uint64_t, kBuckets> counts{};
+  void add(uint64_t value, uint64_t weight = 1);
+  nlohmann::json to_json() const;  // [{"lo": .., "hi": .., "count": ..}] of the non-empty buckets
+  void from_json(const nlohmann::json& j);
+};
+
+struct SmStats {
+  uint64_t requests_to_l2 = 0;    // requests this SM's LSU sent into the crossbar
+  uint64_t lsu_full_rejects = 0;  // packet offers its LSU refused (queue full)
+  uint64_t lsu_occupancy_max = 0; // max entries in its LSU queue
+  double lsu_occupancy_sum = 0;   // integral of its queue occupancy (entry-cycles)
+};
+struct SubcoreStats {
+  uint64_t instructions = 0;         // warp-level atomics it issued
+  uint64_t lane_updates = 0;         // their active lanes
+  uint64_t atomic_stall_cycles = 0;  // warp-cycles its atomics waited to leave it
+};
+struct RopStats {
+  uint64_t ops = 0;          // atomics this unit performed
+  uint64_t busy_cycles = 0;  // cycles it started >= 1 op
+};
+// One sample of the time series: cumulative counters at `cycle`.
+struct Sample {
+  uint64_t cycle = 0, instructions = 0, lane_updates = 0, requests_to_l2 = 0, rop_ops = 0, atomic_stall_cycles = 0;
+};
 
 struct Stats {
   uint64_t total_cycles = 0;         // first issue .. last atomic performed in memory
@@ -25,12 +59,31 @@ struct Stats {
   uint64_t warps_resident_per_subcore = 0;  // occupancy admitted (trace launch shape, capped by the GPU)
   uint64_t warps_remapped = 0;              // 1: the trace's warps were redistributed onto another SM shape
 
+  // Breakdowns (grown on first touch; sub-core index = sm * subcores_per_sm + sub-core).
+  std::vector<SmStats> per_sm;
+  std::vector<SubcoreStats> per_subcore;
+  std::vector<RopStats> per_rop;
+  SmStats& sm(uint32_t i);
+  SubcoreStats& subcore(uint32_t i);
+  RopStats& rop(uint32_t i);
+  // Histograms: LSU queue occupancy, time-weighted and exact (index = entries, value =
+  // SM-cycles the queue held that many), and the cycles each warp-level atomic waited to leave
+  // its sub-core (power-of-two buckets -> instructions).
+  std::vector<uint64_t> lsu_occupancy_hist;
+  Log2Histogram atomic_stall_hist;
+  void add_lsu_occupancy(uint32_t sm, uint64_t entries, uint64_t cycles);  // totals, per SM, histogram
+  void add_stall(uint32_t subcore, uint64_t cycles);  // totals, per sub-core, histogram
+  std::vector<Sample> series;  // --stats-interval N: one sample every N cycles
+  Sample sample(uint64_t cycle) const;
+
   // Derived (given the GPU shape).
   double rop_utilization(uint64_t rop_units, uint64_t ops_per_cycle) const;
   double lsu_occupancy_mean(uint64_t sms) const;
 };
 
-nlohmann::json to_json(const Stats& s);
+nlohmann::json to_json(const Stats& s);  // everything, for the child-to-parent pipe
 Stats stats_from_json(const nlohmann::json& j);
+// The breakdown, histogram and series part of `arcsim sim --json` for one run.
+nlohmann::json breakdown_json(const Stats& s, uint64_t subcores_per_sm, uint64_t ops_per_cycle);
 
 }  // namespace arc::sim

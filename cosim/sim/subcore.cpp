@@ -94,7 +94,9 @@ bool SubCore::try_issue(Cycle now) {
   }
   ++stats_.instructions;
   stats_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
-  stats_.atomic_stall_cycles += (now - cur_ready_) + (cur_picked_ - cur_since_);
+  stats_.add_stall(setup_.subcore, (now - cur_ready_) + (cur_picked_ - cur_since_));
+  ++stats_.subcore(setup_.subcore).instructions;
+  stats_.subcore(setup_.subcore).lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
   stats_.issue_end_cycle = std::max(stats_.issue_end_cycle, now);
   // The warp computes its next gap from the cycle after the atomic left.
   if (++w.next < work_.warps[w.work].instrs.size()) {

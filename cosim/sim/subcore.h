@@ -34,6 +34,7 @@ namespace arc::sim {
 struct SubCoreSetup {
   Mode mode = Mode::Baseline;
   uint32_t sm = 0;
+  uint32_t subcore = 0;  // global index, sm * subcores_per_sm + s (Stats::per_subcore)
   uint32_t warps_resident = 16;
   uint32_t sw_overhead = 0;
   uint32_t sws_per_key = 0;

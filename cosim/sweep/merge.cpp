@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "error.h"
+#include "atomic_file.h"
 #include "proc.h"
 #include "results.h"
 
@@ -179,12 +180,11 @@ MergeSummary merge(const std::string& dir, const std::vector<std::string>& plots
   for (const auto& r : reqs) {
     const std::string png = fmt::format("{}/plot_{}_vs_{}{}.png", dir, safe(r.y), safe(r.x),
                                         r.group.empty() ? "" : "_by_" + safe(r.group));
-    std::vector<std::string> argv = {ARCSIM_SWEEP_PYTHON, ARCSIM_PLOT_SWEEP, s.csv_path, r.x, r.y, png};
-    if (!r.group.empty()) argv.push_back(r.group);
-    const Captured c = run_capture(argv, dir, dir);
-    if (!c.exit.ok())
-      throw Error(fmt::format("--plot {}:{}: {} failed ({}): {}", r.x, r.y, ARCSIM_PLOT_SWEEP, c.exit.describe(),
-                              last_line(c.err)));
+    AtomicFile out(png);
+    std::vector<std::string> args = {s.csv_path, r.x, r.y, out.temp_path()};
+    if (!r.group.empty()) args.push_back(r.group);
+    run_script(python_exe(ARCSIM_SWEEP_PYTHON), ARCSIM_PLOT_SWEEP, args, fmt::format("--plot {}:{}: plot_sweep.py", r.x, r.y));
+    out.commit();
     s.plots.push_back(png);
   }
   return s;

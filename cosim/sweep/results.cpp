@@ -23,13 +23,12 @@ void make_trace(const std::string& dir, const Trace& tr, const std::string& exe)
   const std::string file = dir + "/" + tr.path, stamp = file + ".flags";
   const std::string flags = tr.identity();
   if (fs::is_regular_file(file) && fs::is_regular_file(stamp) && read_file(stamp) == flags) return;
-  std::vector<std::string> argv = {exe, "trace", "gen", "-q", "-o", tr.path + ".tmp"};
+  std::vector<std::string> argv = {exe, "trace", "gen", "-q", "-o", tr.path};
   argv.insert(argv.end(), tr.gen_args.begin(), tr.gen_args.end());
   const Captured c = run_capture(argv, dir, dir + "/traces");
   if (!c.exit.ok())
     throw Error(fmt::format("trace.gen.{}: arcsim trace gen failed ({}): {}", tr.name, c.exit.describe(),
                             last_line(c.err)));
-  fs::rename(file + ".tmp", file);
   write_atomic(stamp, flags);
 }
 
@@ -102,6 +101,8 @@ RunningPoint start_point(const std::string& dir, const Point& p, const std::stri
   argv.insert(argv.end(), p.args.begin(), p.args.end());
   argv.push_back("--json");
   r.start = std::chrono::steady_clock::now();
+  r.scratch_out = register_scratch(r.out_path);
+  r.scratch_err = register_scratch(r.err_path);
   r.pid = spawn(argv, dir, r.out_path, r.err_path);
   return r;
 }
@@ -112,6 +113,8 @@ bool finish_point(const std::string& dir, const RunningPoint& r, const Exit& exi
   std::error_code ec;
   fs::remove(r.out_path, ec);
   fs::remove(r.err_path, ec);
+  forget_scratch(r.scratch_out);
+  forget_scratch(r.scratch_err);
   nlohmann::json rec = point_to_json(r.point);
   std::string problem;
   if (exit.ok()) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "atomic_file.h"
 #include "proc.h"
 #include "spec.h"
 
@@ -38,6 +39,7 @@ struct RunningPoint {
   pid_t pid = -1;
   Point point;
   std::string out_path, err_path;
+  int scratch_out = -1, scratch_err = -1;  // removed on SIGINT/SIGTERM (atomic_file.h)
   std::chrono::steady_clock::time_point start;
 };
 RunningPoint start_point(const std::string& dir, const Point& p, const std::string& exe);

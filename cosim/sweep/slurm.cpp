@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "atomic_file.h"
 #include "error.h"
 #include "progress.h"
 

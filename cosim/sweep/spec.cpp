@@ -100,6 +100,11 @@ void load_traces(const Ctx& c, const toml::table& t, const fs::path& base, Spec&
           c.fail(where + "." + flag, "set by arcsim sweep itself");
         const Value val = scalar(c, where + "." + flag, fv);
         std::replace(flag.begin(), flag.end(), '_', '-');
+        try {
+          if (c.catalog.check_gen) c.catalog.check_gen(flag, val.text());
+        } catch (const Error& e) {
+          c.fail(where + "." + std::string(fk.str()), e.what());
+        }
         tr.gen_args.push_back("--" + flag);
         tr.gen_args.push_back(val.text());
       }
@@ -133,7 +138,8 @@ const std::vector<std::string>& known_metrics() {
       "reductions_in_core.groups", "reductions_in_core.lane_adds", "reductions_at_rops",
       "instructions",          "lane_updates",                "sw_overhead_cycles",
       "instrs_accepted_busy",  "memory_image_fnv1a64",        "speedup_vs_baseline",
-      "warps_resident_per_subcore", "warps_remapped"};
+      "warps_resident_per_subcore", "warps_remapped",
+      "issue_end_cycle",       "lsu_full_rejects",            "rop_busy_unit_cycles"};
   return m;
 }
 

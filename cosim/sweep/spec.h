@@ -20,6 +20,9 @@ struct Catalog {
   // Throws arc::Error (message without the spec prefix) if `value` is not valid for `key`
   // ("gpu", "mode", "sched", "fidelity", "threshold" or a set key).
   std::function<void(const std::string& key, const std::string& value)> check;
+  // Throws arc::Error if `--flag value` is not a valid `arcsim trace gen` flag (the generator's
+  // own table, arc::tracegen::gen_flags()), so a bad [trace.gen.NAME] fails --dry-run too.
+  std::function<void(const std::string& flag, const std::string& value)> check_gen;
 };
 
 // One value of a parameter: TOML's string, integer or float, kept typed for the JSON table.

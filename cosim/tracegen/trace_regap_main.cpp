@@ -11,6 +11,10 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <memory>
+
+#include "atomic_file.h"
+#include "numarg.h"
 #include "trace.h"
 
 int main(int argc, char** argv) {
@@ -19,12 +23,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const double f = std::stod(argv[3]);
-    if (!(f >= 0.0) || !std::isfinite(f)) throw std::runtime_error("FACTOR must be >= 0");
+    const double f = arc::parse_real(argv[3], "FACTOR", 0.0, 1e6);
+    arc::check_outputs({{"IN", argv[1]}}, {{"OUT", argv[2]}});
     arc::trace::Reader r(argv[1]);
+    arc::AtomicFile out(argv[2]);  // OUT appears only when complete
     arc::trace::Header h = r.header();
     h.metadata.emplace_back("gap_rescaled_by", argv[3]);
-    arc::trace::Writer w(argv[2], h);
+    auto writer = std::make_unique<arc::trace::Writer>(out.temp_path(), h);
+    arc::trace::Writer& w = *writer;
     arc::trace::Instr in;
     unsigned long long before = 0, after = 0;
     while (r.next(in)) {
@@ -35,8 +41,11 @@ int main(int argc, char** argv) {
       w.write(in);
     }
     w.finish(r.final_buffer());
+    const unsigned long long n = w.instructions();
+    writer.reset();
+    out.commit();
     std::printf("%s -> %s: %llu instructions, gap sum %llu -> %llu\n", argv[1], argv[2],
-                static_cast<unsigned long long>(w.instructions()), before, after);
+                n, before, after);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "trace_regap: error: %s\n", e.what());
     return 2;

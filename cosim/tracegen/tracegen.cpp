@@ -2,10 +2,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
+#include "atomic_file.h"
 #include "error.h"
+#include "numarg.h"
 
 namespace arc::tracegen {
 
@@ -39,6 +42,85 @@ const char* name(Sharing s) {
     case Sharing::Mix: return "mix";
   }
   return "?";
+}
+
+const std::vector<GenFlag>& gen_flags() {
+  // Limits keep a run bounded: 1e9 instructions is tens of GB of trace; the buffer is held in
+  // memory (4 bytes a word); a gap of 1e9 cycles is a second of a GPU's time per atomic.
+  static const std::vector<GenFlag> t = {
+      {"instructions", GenFlag::Count, 0, 1e9, {}},
+      {"seed", GenFlag::Count, 0, 18446744073709551615.0, {}},
+      {"sms", GenFlag::Count, 1, 4096, {}},
+      {"subcores", GenFlag::Count, 1, 16, {}},
+      {"warps-per-subcore", GenFlag::Count, 1, 64, {}},
+      {"buffer-words", GenFlag::Count, 1, 268435456, {}},
+      {"activity", GenFlag::Choice, 0, 0, {"full", "bernoulli", "uniform"}},
+      {"lane-prob", GenFlag::Real, 0, 1, {}},
+      {"sharing", GenFlag::Choice, 0, 0, {"same", "k", "distinct", "pool", "mix"}},
+      {"k", GenFlag::Count, 1, 32, {}},
+      {"pool", GenFlag::Count, 1, 268435456, {}},
+      {"p-same", GenFlag::Real, 0, 1, {}},
+      {"sigma", GenFlag::Real, 0, 1e30, {}},
+      {"special-prob", GenFlag::Real, 0, 1, {}},
+      {"gap-mean", GenFlag::Real, 0, 1e9, {}},
+      {"method", GenFlag::Choice, 0, 0, {"baseline", "sw-s", "sw-b"}},
+      {"threshold", GenFlag::Count, 0, 32, {}},
+      {"ftz", GenFlag::Choice, 0, 0, {"0", "1"}},
+      {"block-records", GenFlag::Count, 1, 1048576, {}},
+  };
+  return t;
+}
+
+const GenFlag& gen_flag(const std::string& flag) {
+  for (const auto& f : gen_flags())
+    if (flag == f.flag) return f;
+  std::string known;
+  for (const auto& f : gen_flags()) known += (known.empty() ? "" : ", ") + std::string(f.flag);
+  throw Error("unknown arcsim trace gen flag '" + flag + "' (known: " + known + ")");
+}
+
+uint64_t count_max(const GenFlag& f) {
+  return f.max >= 18446744073709551615.0 ? UINT64_MAX : static_cast<uint64_t>(f.max);
+}
+
+void check_gen_flag(const std::string& flag, const std::string& value, const std::string& what) {
+  const GenFlag& f = gen_flag(flag);
+  const std::string name = what.empty() ? "--" + flag : what;
+  switch (f.kind) {
+    case GenFlag::Count:
+      (void)parse_count(value, name, static_cast<uint64_t>(f.min), count_max(f));
+      break;
+    case GenFlag::Real:
+      (void)parse_real(value, name, f.min, f.max);
+      break;
+    case GenFlag::Choice:
+      for (const auto& c : f.choices)
+        if (value == c) return;
+      std::string list;
+      for (const auto& c : f.choices) list += (list.empty() ? "" : ", ") + c;
+      throw Error(name + ": '" + value + "' is not one of " + list);
+  }
+}
+
+void validate(const GenConfig& c) {
+  auto num = [](const char* flag, double v) {
+    const GenFlag& f = gen_flag(flag);
+    if (!std::isfinite(v) || v < f.min || v > f.max)
+      throw Error(std::string("generator: ") + flag + " " + std::to_string(v) + " is out of range " +
+                  range_text(f.min, f.max));
+  };
+  num("instructions", static_cast<double>(c.instructions));
+  num("sms", c.sms);
+  num("subcores", c.subcores_per_sm);
+  num("warps-per-subcore", c.warps_per_subcore);
+  num("buffer-words", c.buffer_words);
+  num("lane-prob", c.lane_prob);
+  num("k", c.k);
+  num("pool", c.pool);
+  num("p-same", c.p_same);
+  num("sigma", c.value_sigma);
+  num("special-prob", c.special_prob);
+  num("gap-mean", c.gap_mean);
 }
 
 namespace {
@@ -190,9 +272,20 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
   if (c.threshold > 32)
     throw Error("generator: threshold " + std::to_string(c.threshold) +
                 " exceeds the 32 lanes of a warp, so no group would ever be reduced (give 0..32)");
+  validate(c);
   Rng r(c.seed);
   const trace::Header h = make_header(c);
-  trace::Writer w(path, h, opt);
+  AtomicFile out(path);
+  std::optional<trace::Writer> writer;
+  try {
+    writer.emplace(out.temp_path(), h, opt);
+  } catch (const Error& e) {  // name the file the user gave, not the temporary one
+    std::string m = e.what();
+    for (auto at = m.find(out.temp_path()); at != std::string::npos; at = m.find(out.temp_path()))
+      m.replace(at, out.temp_path().size(), path);
+    throw Error(m);
+  }
+  trace::Writer& w = *writer;
   const uint32_t warps_per_sm = c.subcores_per_sm * c.warps_per_subcore;
   std::vector<uint64_t> next_seq(uint64_t(c.sms) * warps_per_sm, 0);
   std::vector<uint32_t> mem(c.buffer_words, 0);
@@ -250,10 +343,12 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
     if (progress && (i & 0x3FFF) == 0) progress(i);
   }
   w.finish(mem);
-  if (progress) progress(c.instructions);
   res.instructions = w.instructions();
   res.lanes = w.lanes();
   res.bytes = w.bytes_written();
+  writer.reset();
+  out.commit();
+  if (progress) progress(c.instructions);
   return res;
 }
 

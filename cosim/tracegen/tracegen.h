@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "fp32_ref.h"
 #include "trace.h"
@@ -54,11 +55,29 @@ struct GenConfig {
 
 trace::Header make_header(const GenConfig& cfg);
 
+// The generator's flags (`arcsim trace gen --FLAG`, keys of a sweep's [trace.gen.NAME]) with
+// their valid values: one table for the CLI, the sweep spec and generate()'s own check.
+struct GenFlag {
+  const char* flag;                  // long flag without "--", e.g. "gap-mean"
+  enum Kind { Count, Real, Choice } kind;
+  double min, max;                   // Count / Real, inclusive
+  std::vector<std::string> choices;  // Choice
+};
+const std::vector<GenFlag>& gen_flags();
+const GenFlag& gen_flag(const std::string& flag);  // throws arc::Error on an unknown flag
+uint64_t count_max(const GenFlag& f);  // f.max as an integer (seed: UINT64_MAX)
+// Checks one flag's value as text (decimal, finite, in range, or one of the choices); the
+// message names it as `what` (default "--FLAG"). Throws arc::Error.
+void check_gen_flag(const std::string& flag, const std::string& value, const std::string& what = "");
+// Every field of a GenConfig in range (generate() calls it first). Throws arc::Error.
+void validate(const GenConfig& cfg);
+
 struct GenResult {
   uint64_t instructions = 0, lanes = 0, reduced_groups = 0, bytes = 0;
 };
 
-// Writes a whole synthetic trace to `path`; progress(instructions done) is called now and then.
+// Writes a whole synthetic trace to `path`, atomically (a temporary file renamed when complete,
+// removed on an error or SIGINT/SIGTERM); progress(instructions done) is called now and then.
 // Throws arc::Error on a bad config (method other than baseline/sw-s, empty buffer, ...).
 GenResult generate(const GenConfig& cfg, const std::string& path, trace::WriterOptions opt = {},
                    const std::function<void(uint64_t)>& progress = {});

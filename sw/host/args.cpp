@@ -1,9 +1,13 @@
 #include "args.h"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "error.h"
+#include "numarg.h"
 
 namespace arc::sw {
 namespace {
@@ -11,20 +15,26 @@ namespace {
 const std::vector<std::string> kMethods{"baseline", "sws", "swb", "cub", "adaptive", "block"};
 
 long long to_int(const std::string& opt, const std::string& v, long long lo, long long hi) {
-  size_t used = 0;
-  long long x = 0;
-  try {
-    x = std::stoll(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size()) throw arc::Error(opt + ": '" + v + "' is not an integer");
-  if (x < lo || x > hi)
-    throw arc::Error(opt + ": " + v + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  return x;
+  return arc::parse_int(v, opt, lo, hi);  // decimal only, one range check for every tool
 }
 
 }  // namespace
+
+// Runs CLI11 on argv; a parse problem (unknown flag, missing value) is one arc::Error line.
+void parse_cli(CLI::App& app, const std::vector<std::string>& argv, const std::string& usage_text) {
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("-h,--help", help);
+  std::vector<std::string> rev(argv.rbegin(), argv.rend());  // CLI11 takes them last-first
+  try {
+    app.parse(rev);
+  } catch (const CLI::ExtrasError& e) {
+    throw arc::Error(std::string(e.what()) + "\n" + usage_text);
+  } catch (const CLI::ParseError& e) {
+    throw arc::Error(std::string(e.what()));
+  }
+  if (help) throw arc::Error(usage_text);
+}
 
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
@@ -106,77 +116,70 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
     w = static_cast<int>(to_int(opt, v.substr(0, x), 1, 16384));
     h = static_cast<int>(to_int(opt, v.substr(x + 1), 1, 16384));
   };
-  for (size_t i = 0; i < argv.size(); ++i) {
-    const std::string& o = argv[i];
-    auto val = [&]() -> const std::string& {
-      if (i + 1 >= argv.size()) throw arc::Error(o + ": needs a value");
-      return argv[++i];
-    };
-    if (o == "--workloads") {
-      a.workloads = split_list(val());
-      for (const auto& w : a.workloads)
-        if (!known_workload(w)) throw arc::Error("--workloads: unknown workload '" + w + "' (gs, pulsar, tex)");
-      if (a.workloads.empty()) throw arc::Error("--workloads: empty list");
-    } else if (o == "--methods") {
-      a.methods.clear();
-      for (const auto& m : split_list(val())) a.methods.push_back(parse_method(m));
-      if (a.methods.empty()) throw arc::Error("--methods: empty list");
-    } else if (o == "--thresholds") {
-      a.thresholds.clear();
-      for (const auto& t : split_list(val())) a.thresholds.push_back(static_cast<int>(to_int(o, t, 0, 32)));
-      if (a.thresholds.empty()) throw arc::Error("--thresholds: empty list");
-    } else if (o == "--opt-thresholds") {
-      a.opt_thresholds.clear();
-      for (const auto& t : split_list(val())) a.opt_thresholds.push_back(static_cast<int>(to_int(o, t, 0, 32)));
-      if (a.opt_thresholds.empty()) throw arc::Error("--opt-thresholds: empty list");
-    } else if (o == "--reps") {
-      a.reps = static_cast<int>(to_int(o, val(), 1, 100000));
-    } else if (o == "--warmup") {
-      a.warmup = static_cast<int>(to_int(o, val(), 0, 1000));
-    } else if (o == "--size") {
-      size_pair(o, val(), a.width, a.height);
-    } else if (o == "--gaussians") {
-      a.gaussians = static_cast<size_t>(to_int(o, val(), 1, 100000000));
-    } else if (o == "--spheres") {
-      a.spheres = static_cast<size_t>(to_int(o, val(), 1, 100000000));
-    } else if (o == "--tex") {
-      size_pair(o, val(), a.tex_w, a.tex_h);
-    } else if (o == "--seed") {
-      a.seed = static_cast<uint64_t>(to_int(o, val(), 0, (1ll << 62)));
-    } else if (o == "--out") {
-      a.out_dir = val();
-    } else if (o == "--no-check") {
-      a.check = false;
-    } else if (o == "--fd") {
-      a.fd = true;
-    } else if (o == "--meta") {
-      const std::string& kv = val();
-      const size_t eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw arc::Error("--meta: expected key=value, got '" + kv + "'");
-      a.meta.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    } else if (o == "--trace") {
-      a.trace_path = val();
-    } else if (o == "--trace-workload") {
-      a.trace_workload = val();
-      if (!known_workload(a.trace_workload)) throw arc::Error("--trace-workload: unknown '" + a.trace_workload + "'");
-    } else if (o == "--trace-method") {
-      const MethodSpec m = parse_method(val());
-      if (m.vec != 1) throw arc::Error("--trace-method: vector atomics are not traced");
-      if (m.label() != m.name) throw arc::Error("--trace-method: only plain methods are traced");
-      if (m.name == "block") throw arc::Error("--trace-method: the block-level method is not traceable (warp-level format)");
-      a.trace_method = m.name;
-    } else if (o == "--trace-threshold") {
-      a.trace_threshold = static_cast<int>(to_int(o, val(), 0, 32));
-    } else if (o == "--trace-size") {
-      size_pair(o, val(), a.trace_width, a.trace_height);
-    } else if (o == "--trace-prims") {
-      a.trace_prims = static_cast<size_t>(to_int(o, val(), 1, 10000000));
-    } else if (o == "--help" || o == "-h") {
-      throw arc::Error(usage());
-    } else {
-      throw arc::Error("unknown option '" + o + "'\n" + usage());
-    }
+  CLI::App app{"arc_bench", "arc_bench"};
+  std::optional<std::string> workloads, methods, thresholds, opt_thresholds, reps, warmup, size, gaussians, spheres,
+      tex, seed, trace_workload, trace_method, trace_threshold, trace_size, trace_prims;
+  std::vector<std::string> meta;
+  bool no_check = false;
+  for (auto& [flag, v] : std::vector<std::pair<const char*, std::optional<std::string>*>>{
+           {"--workloads", &workloads}, {"--methods", &methods}, {"--thresholds", &thresholds},
+           {"--opt-thresholds", &opt_thresholds}, {"--reps", &reps}, {"--warmup", &warmup}, {"--size", &size},
+           {"--gaussians", &gaussians}, {"--spheres", &spheres}, {"--tex", &tex}, {"--seed", &seed},
+           {"--trace-workload", &trace_workload}, {"--trace-method", &trace_method},
+           {"--trace-threshold", &trace_threshold}, {"--trace-size", &trace_size}, {"--trace-prims", &trace_prims}})
+    app.add_option_function<std::string>(flag, [v = v](const std::string& x) { *v = x; });
+  app.add_option("--out", a.out_dir);
+  app.add_option("--trace", a.trace_path);
+  app.add_option("--meta", meta);
+  app.add_flag("--no-check", no_check);
+  app.add_flag("--fd", a.fd);
+  parse_cli(app, argv, usage());
+  a.check = !no_check;
+
+  if (workloads) {
+    a.workloads = split_list(*workloads);
+    for (const auto& w : a.workloads)
+      if (!known_workload(w)) throw arc::Error("--workloads: unknown workload '" + w + "' (gs, pulsar, tex)");
+    if (a.workloads.empty()) throw arc::Error("--workloads: empty list");
   }
+  if (methods) {
+    a.methods.clear();
+    for (const auto& m : split_list(*methods)) a.methods.push_back(parse_method(m));
+    if (a.methods.empty()) throw arc::Error("--methods: empty list");
+  }
+  auto int_list = [](const char* opt, const std::string& text, std::vector<int>& out) {
+    out.clear();
+    for (const auto& t : split_list(text)) out.push_back(static_cast<int>(to_int(opt, t, 0, 32)));
+    if (out.empty()) throw arc::Error(std::string(opt) + ": empty list");
+  };
+  if (thresholds) int_list("--thresholds", *thresholds, a.thresholds);
+  if (opt_thresholds) int_list("--opt-thresholds", *opt_thresholds, a.opt_thresholds);
+  if (reps) a.reps = static_cast<int>(to_int("--reps", *reps, 1, 100000));
+  if (warmup) a.warmup = static_cast<int>(to_int("--warmup", *warmup, 0, 1000));
+  if (size) size_pair("--size", *size, a.width, a.height);
+  if (gaussians) a.gaussians = static_cast<size_t>(to_int("--gaussians", *gaussians, 1, 100000000));
+  if (spheres) a.spheres = static_cast<size_t>(to_int("--spheres", *spheres, 1, 100000000));
+  if (tex) size_pair("--tex", *tex, a.tex_w, a.tex_h);
+  if (seed) a.seed = static_cast<uint64_t>(to_int("--seed", *seed, 0, (1ll << 62)));
+  for (const auto& kv : meta) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw arc::Error("--meta: expected key=value, got '" + kv + "'");
+    a.meta.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  if (trace_workload) {
+    a.trace_workload = *trace_workload;
+    if (!known_workload(a.trace_workload)) throw arc::Error("--trace-workload: unknown '" + a.trace_workload + "'");
+  }
+  if (trace_method) {
+    const MethodSpec m = parse_method(*trace_method);
+    if (m.vec != 1) throw arc::Error("--trace-method: vector atomics are not traced");
+    if (m.label() != m.name) throw arc::Error("--trace-method: only plain methods are traced");
+    if (m.name == "block") throw arc::Error("--trace-method: the block-level method is not traceable (warp-level format)");
+    a.trace_method = m.name;
+  }
+  if (trace_threshold) a.trace_threshold = static_cast<int>(to_int("--trace-threshold", *trace_threshold, 0, 32));
+  if (trace_size) size_pair("--trace-size", *trace_size, a.trace_width, a.trace_height);
+  if (trace_prims) a.trace_prims = static_cast<size_t>(to_int("--trace-prims", *trace_prims, 1, 10000000));
   return a;
 }
 

@@ -68,3 +68,15 @@ MethodSpec parse_method(const std::string& s);              // "sws", "baseline-
 bool known_workload(const std::string& w);
 
 }  // namespace arc::sw
+
+namespace CLI {
+class App;
+}
+
+namespace arc::sw {
+// Runs a CLI11 app configured by the caller on argv (argv[0] skipped), adding -h/--help; any
+// parse problem or --help throws arc::Error (the message, or the usage text). Shared by
+// arc_bench and arc_train so both parse through CLI11.
+void parse_cli(CLI::App& app, const std::vector<std::string>& argv, const std::string& usage_text);
+
+}  // namespace arc::sw

@@ -1,26 +1,20 @@
 #include "train_util.h"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "error.h"
+#include "numarg.h"
 #include "rng.h"
 
 namespace arc::sw {
 namespace {
 
 double to_num(const std::string& opt, const std::string& v, double lo, double hi) {
-  size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size() || !std::isfinite(x)) throw arc::Error(opt + ": '" + v + "' is not a number");
-  if (x < lo || x > hi)
-    throw arc::Error(opt + ": " + v + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  return x;
+  return arc::parse_real(v, opt, lo, hi);  // decimal, finite, in range: arc's one number check
 }
 
 }  // namespace
@@ -33,46 +27,37 @@ std::string train_usage() {
 
 TrainArgs parse_train_args(const std::vector<std::string>& argv) {
   TrainArgs a;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    const std::string& o = argv[i];
-    auto val = [&]() -> const std::string& {
-      if (i + 1 >= argv.size()) throw arc::Error(o + ": needs a value");
-      return argv[++i];
-    };
-    if (o == "--methods") {
-      a.methods.clear();
-      for (const auto& m : split_list(val())) {
-        MethodSpec s = parse_method(m);
-        if (s.bound()) throw arc::Error("--methods: the no-atomics bound computes wrong gradients; not trainable");
-        a.methods.push_back(s);
-      }
-      if (a.methods.empty()) throw arc::Error("--methods: empty list");
-    } else if (o == "--threshold") {
-      a.threshold = static_cast<int>(to_num(o, val(), 0, 32));
-    } else if (o == "--budget") {
-      a.budget_s = to_num(o, val(), 0.1, 3600);
-    } else if (o == "--eval-every") {
-      a.eval_every_s = to_num(o, val(), 0.01, 3600);
-    } else if (o == "--size") {
-      const std::string& v = val();
-      const size_t x = v.find('x');
-      if (x == std::string::npos) throw arc::Error("--size: expected WxH, got '" + v + "'");
-      a.width = static_cast<int>(to_num(o, v.substr(0, x), 16, 8192));
-      a.height = static_cast<int>(to_num(o, v.substr(x + 1), 16, 8192));
-    } else if (o == "--gaussians") {
-      a.gaussians = static_cast<size_t>(to_num(o, val(), 1, 1e8));
-    } else if (o == "--views") {
-      a.views = static_cast<int>(to_num(o, val(), 1, 64));
-    } else if (o == "--yaw") {
-      a.max_yaw_deg = static_cast<float>(to_num(o, val(), 0, 45));
-    } else if (o == "--seed") {
-      a.seed = static_cast<uint64_t>(to_num(o, val(), 0, 1e15));
-    } else if (o == "--out") {
-      a.out_dir = val();
-    } else {
-      throw arc::Error("unknown option '" + o + "'\n" + train_usage());
+  CLI::App app{"arc_train", "arc_train"};
+  std::optional<std::string> methods, threshold, budget, eval_every, size, gaussians, views, yaw, seed;
+  for (auto& [flag, v] : std::vector<std::pair<const char*, std::optional<std::string>*>>{
+           {"--methods", &methods}, {"--threshold", &threshold}, {"--budget", &budget},
+           {"--eval-every", &eval_every}, {"--size", &size}, {"--gaussians", &gaussians}, {"--views", &views},
+           {"--yaw", &yaw}, {"--seed", &seed}})
+    app.add_option_function<std::string>(flag, [v = v](const std::string& x) { *v = x; });
+  app.add_option("--out", a.out_dir);
+  parse_cli(app, argv, train_usage());
+  if (methods) {
+    a.methods.clear();
+    for (const auto& m : split_list(*methods)) {
+      MethodSpec s = parse_method(m);
+      if (s.bound()) throw arc::Error("--methods: the no-atomics bound computes wrong gradients; not trainable");
+      a.methods.push_back(s);
     }
+    if (a.methods.empty()) throw arc::Error("--methods: empty list");
   }
+  if (threshold) a.threshold = static_cast<int>(arc::parse_int(*threshold, "--threshold", 0, 32));
+  if (budget) a.budget_s = to_num("--budget", *budget, 0.1, 3600);
+  if (eval_every) a.eval_every_s = to_num("--eval-every", *eval_every, 0.01, 3600);
+  if (size) {
+    const size_t x = size->find('x');
+    if (x == std::string::npos) throw arc::Error("--size: expected WxH, got '" + *size + "'");
+    a.width = static_cast<int>(arc::parse_int(size->substr(0, x), "--size", 16, 8192));
+    a.height = static_cast<int>(arc::parse_int(size->substr(x + 1), "--size", 16, 8192));
+  }
+  if (gaussians) a.gaussians = static_cast<size_t>(arc::parse_int(*gaussians, "--gaussians", 1, 100000000));
+  if (views) a.views = static_cast<int>(arc::parse_int(*views, "--views", 1, 64));
+  if (yaw) a.max_yaw_deg = static_cast<float>(to_num("--yaw", *yaw, 0, 45));
+  if (seed) a.seed = arc::parse_count(*seed, "--seed", 0, 1'000'000'000'000'000ull);
   return a;
 }
 

@@ -55,6 +55,10 @@ def make_fixtures(arcsim, d):
     write("syntax.toml", "sms = [\n", "w")
     write("empty.toml", "", "w")
     write("empty-spec.toml", "", "w")
+    write("neg-instr-spec.toml", "[trace.gen.a]\ninstructions = -20000\n", "w")
+    write("neg-gap-spec.toml", "[trace.gen.a]\ngap_mean = -1.0\n", "w")
+    write("bad-flag-spec.toml", "[trace.gen.a]\ninstr = 5\n", "w")
+    write("threshold-spec.toml", "threshold = 40\n[trace.gen.a]\ninstructions = 5\n", "w")
     os.mkdir(os.path.join(d, "configdir"))
     return d
 
@@ -90,28 +94,82 @@ CASES = [
     ("unknown GPU (sim)", ["sim", "--gpu", "gtx9999", "--trace", "ok.trace"], "unknown GPU 'gtx9999'"),
     ("unknown GPU (area)", ["area", "--gpu", "gtx9999"], "unknown GPU 'gtx9999'"),
     ("both --gpu and --config", ["sim", "--gpu", "rtx4090", "--config", "empty.toml", "--trace", "ok.trace"],
-     "exactly one of --gpu"),
-    ("threshold > 32 (sim)", SIM + ["--mode", "sw-s", "--threshold", "33"], "--threshold 33"),
-    ("threshold > 32 (trace gen)", ["trace", "gen", "-q", "-o", "t33.trace", "--threshold", "33"], "threshold 33"),
-    ("threshold > 63 (verify)", ["verify", "--trace", "ok.trace", "--threshold", "64"], "--threshold"),
+     "--gpu excludes --config"),
+    ("threshold > 32 (sim)", SIM + ["--mode", "sw-s", "--threshold", "33"], "--threshold: '33' is out of range"),
+    ("threshold > 32 (trace gen)", ["trace", "gen", "-q", "-o", "t33.trace", "--threshold", "33"],
+     "'33' is out of range [0, 32]"),
+    ("threshold > 32 (verify, as sim)", ["verify", "--trace", "ok.trace", "--threshold", "40"],
+     "--threshold: '40' is out of range [0, 32]"),
     ("negative threshold", SIM + ["--threshold", "-1"], "--threshold"),
-    ("--set without '='", SIM + ["--set", "sms"], "expected key=value"),
+    ("--set without '='", SIM + ["--set", "sms"], "expected KEY=VALUE"),
     ("--set unknown key", SIM + ["--set", "warp_size_typo=4"], "'warp_size_typo': unknown GPU parameter"),
-    ("--set non-integer value", SIM + ["--set", "sms=abc"], "'abc' is not an integer"),
+    ("--set non-integer value", SIM + ["--set", "sms=abc"], "'abc' is not a TOML value"),
     ("--set empty value", SIM + ["--set", "sms="], "empty value"),
     ("area --set impossible RTL value", ["area", "--set", "FTZ=7"], "FTZ=7: impossible value"),
     ("area --set unknown parameter", ["area", "--set", "Bogus=1"], "Bogus: unknown RTL parameter"),
     ("area --set without '='", ["area", "--set", "FTZ"], "expected PARAM=INTEGER"),
-    ("unknown sim mode", SIM + ["--mode", "fastest"], "unknown mode 'fastest'"),
-    ("unknown scheduler", SIM + ["--mode", "arc-hw", "--sched", "lazy"], "unknown scheduler mode 'lazy'"),
-    ("unknown fidelity", SIM + ["--fidelity", "gate"], "unknown level 'gate'"),
-    ("generator: 0 SMs", ["trace", "gen", "-q", "-o", "x.trace", "--sms", "0"], "must be > 0"),
-    ("generator: unwritable output", ["trace", "gen", "-q", "-o", "nodir/x.trace"], "cannot create trace"),
+    ("unknown sim mode", SIM + ["--mode", "fastest"], "--mode: fastest not in"),
+    ("unknown scheduler", SIM + ["--mode", "arc-hw", "--sched", "lazy"], "--sched: lazy not in"),
+    ("unknown fidelity", SIM + ["--fidelity", "gate"], "--fidelity: gate not in"),
+    ("generator: 0 SMs", ["trace", "gen", "-q", "-o", "x.trace", "--sms", "0"], "--sms: '0' is out of range [1, 4096]"),
+    ("generator: unwritable output", ["trace", "gen", "-q", "-o", "nodir/x.trace"], "folder nodir does not exist"),
     ("missing sweep spec", ["sweep", "nosuch.toml"], "no such file"),
     ("empty sweep spec", ["sweep", "empty-spec.toml", "--dry-run"], "trace: missing"),
     ("check-adder bad --ftz", ["check-adder", "--ftz", "2"], "--ftz"),
     ("rtl-run --ready-prob 0", ["rtl-run", "--ready-prob", "0"], "--ready-prob"),
     ("missing required flag", ["sim", "--gpu", "rtx4090"], "--trace is required"),
+    # issue 24: runaway counts and rates (one shared decimal range check, cosim/common/numarg)
+    ("trace gen -n negative", ["trace", "gen", "-q", "-o", "x.trace", "-n", "-5"], "--instructions: '-5' is negative"),
+    ("trace gen -n 20 digits", ["trace", "gen", "-q", "-o", "x.trace", "-n", "123456789012345678901"],
+     "is out of range [0, 1000000000]"),
+    ("trace gen -n hex", ["trace", "gen", "-q", "-o", "x.trace", "-n", "0x10"], "is not a decimal whole number"),
+    ("trace gen -n 1e6", ["trace", "gen", "-q", "-o", "x.trace", "-n", "1e6"], "is not a decimal whole number"),
+    ("trace gen --gap-mean negative", ["trace", "gen", "-q", "-o", "x.trace", "--gap-mean", "-1"],
+     "--gap-mean: '-1' is out of range"),
+    ("trace gen --gap-mean inf", ["trace", "gen", "-q", "-o", "x.trace", "--gap-mean", "inf"], "is not a decimal number"),
+    ("trace gen --sigma nan", ["trace", "gen", "-q", "-o", "x.trace", "--sigma", "nan"], "--sigma: 'nan' is not a decimal"),
+    ("trace gen --lane-prob 2", ["trace", "gen", "-q", "-o", "x.trace", "--lane-prob", "2"], "--lane-prob: '2' is out"),
+    ("trace gen --k 0", ["trace", "gen", "-q", "-o", "x.trace", "--k", "0"], "--k: '0' is out of range [1, 32]"),
+    ("trace gen --buffer-words huge", ["trace", "gen", "-q", "-o", "x.trace", "--buffer-words", "4294967296"],
+     "--buffer-words: '4294967296' is out of range"),
+    ("trace gen --seed negative", ["trace", "gen", "-q", "-o", "x.trace", "--seed", "-1"], "--seed: '-1' is negative"),
+    ("check-adder -n -1", ["check-adder", "-n", "-1"], "--vectors: '-1' is negative"),
+    ("rtl-run -n -1", ["rtl-run", "-n", "-1"], "--vectors: '-1' is negative"),
+    ("rtl-run -n 20 digits", ["rtl-run", "-n", "99999999999999999999"], "is out of range"),
+    ("verify --limit -1", ["verify", "--trace", "ok.trace", "--limit", "-1"], "--limit: '-1' is negative"),
+    ("verify --busy-prob nan", ["verify", "--trace", "ok.trace", "--busy-prob", "nan"], "--busy-prob: 'nan'"),
+    ("sim --stats-interval -1", SIM + ["--stats-interval", "-1"], "--stats-interval: '-1' is negative"),
+    ("sweep spec: negative instructions (dry run)", ["sweep", "neg-instr-spec.toml", "--dry-run"],
+     "trace.gen.a.instructions: --instructions: '-20000' is negative"),
+    ("sweep spec: negative gap_mean (dry run)", ["sweep", "neg-gap-spec.toml", "--dry-run"],
+     "trace.gen.a.gap_mean: --gap-mean: '-1.0' is out of range"),
+    ("sweep spec: unknown gen flag (dry run)", ["sweep", "bad-flag-spec.toml", "--dry-run"],
+     "unknown arcsim trace gen flag 'instr'"),
+    ("sweep spec: threshold > 32", ["sweep", "threshold-spec.toml", "--dry-run"], "threshold: threshold: '40' is out of range [0, 32]"),
+    # issue 24: outputs that would destroy an input, plot failures, options that did nothing
+    ("sim --wave equal to --trace", SIM + ["--fidelity", "rtl", "--mode", "arc-hw", "--wave", "ok.trace"],
+     "--wave ok.trace: is also the input --trace"),
+    ("verify --wave equal to --trace", ["verify", "--trace", "ok.trace", "--wave", "./ok.trace"],
+     "--wave ./ok.trace: is also the input --trace"),
+    ("trace info --plot equal to the trace", ["trace", "info", "ok.trace", "--plot", "ok.trace"],
+     "--plot ok.trace: is also the input trace"),
+    ("trace info --plot unwritable", ["trace", "info", "ok.trace", "--plot", "/proc/x.png"],
+     "plot_trace_info.py failed (exit 1)"),
+    ("trace info --plot, no Python", ["trace", "info", "ok.trace", "--plot", "p.png"], "ARCSIM_PYTHON",
+     {"ARCSIM_PYTHON": "/nonexistent/python3"}),
+    ("area --out without --sweep", ["area", "--out", "d"], "only --sweep writes files"),
+    ("sim --mode listed twice", SIM + ["--mode", "baseline,baseline"], "--mode: 'baseline' is listed twice"),
+    ("sim --sched listed twice", SIM + ["--mode", "arc-hw", "--sched", "never,never"], "'never' is listed twice"),
+    # issue 24: one parameter registry; --set parsed by toml++ like a config file
+    ("--set misspelt knob", SIM + ["--set", "rop_windo=2"], "did you mean rop_window?"),
+    ("--set hex float (not TOML)", SIM + ["--set", "clock_ghz=0x1p0"], "'0x1p0' is not a TOML value"),
+    ("--set leading zero (not TOML)", SIM + ["--set", "sms=010"], "'010' is not a TOML value"),
+    ("--set knob out of range", SIM + ["--set", "rop_window=0"], "'rop_window': 0 is out of range"),
+    ("--set nan", SIM + ["--set", "clock_ghz=nan"], "'clock_ghz': nan is out of range"),
+    ("area --set model knob", ["area", "--set", "rop_window=8"], "rop_window"),
+    ("config show unknown key", ["config", "show", "--set", "bogus=1"], "'bogus': unknown GPU parameter"),
+    ("config show unknown GPU", ["config", "show", "--gpu", "gtx9999"], "unknown GPU 'gtx9999'"),
+    ("unknown flag: config show", ["config", "show", "--bogus"], "--bogus"),
     # command line
     ("no subcommand", [], "subcommand"),
     ("unknown subcommand", ["simulate"], "simulate"),
@@ -128,6 +186,68 @@ CASES = [
 ]
 
 
+def good_cases(arcsim, d, env):
+    """Inputs that must give a correct result (not an error), and an interrupted run."""
+    import json
+    import signal
+    import time
+    passed, failed, rows = 0, 0, []
+
+    def check(name, cmd, ok, shown):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+            print(f"ok   {name}: {shown}")
+        else:
+            failed += 1
+            print(f"FAIL {name}: arcsim {' '.join(cmd)}: {shown}")
+        rows.append((name, "arcsim " + " ".join(cmd), shown, 0 if ok else 1))
+
+    def run(cmd):
+        return subprocess.run([arcsim] + cmd, cwd=d, env=env, capture_output=True, text=True, timeout=120)
+
+    # -n 010 is decimal ten (CLI11 alone read it as octal eight).
+    cmd = ["trace", "gen", "-q", "-o", "ten.trace", "-n", "010"]
+    r = run(cmd)
+    n = json.loads(run(["trace", "info", "ten.trace", "--json"]).stdout)["instructions"] if r.returncode == 0 else -1
+    check("trace gen -n 010 is decimal", cmd, n == 10, f"result: {n} instructions (exit {r.returncode})")
+    # --set takes TOML values like a config file: 1_000 is an integer.
+    cmd = ["config", "show", "--gpu", "h100", "--set", "sms=1_000", "--json"]
+    r = run(cmd)
+    v = json.loads(r.stdout)["gpu"]["sms"] if r.returncode == 0 else None
+    check("--set sms=1_000 (TOML integer)", cmd, v == 1000, f"result: sms = {v}")
+    # An interrupted trace gen leaves neither the final file nor a temporary one.
+    cmd = ["trace", "gen", "-q", "-o", "killed.trace", "-n", "100000000"]
+    p = subprocess.Popen([arcsim] + cmd, cwd=d, env=env, stderr=subprocess.DEVNULL)
+    for _ in range(100):  # until its temporary file exists (generation under way)
+        if any(f.startswith("killed.tmp") for f in os.listdir(d)):
+            break
+        time.sleep(0.05)
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=60)
+    left = sorted(f for f in os.listdir(d) if f.startswith("killed"))
+    check("trace gen interrupted (SIGTERM)", cmd, p.returncode == -signal.SIGTERM and not left,
+          f"result: killed by signal {-p.returncode}, files left: {left or 'none'}")
+    # An interrupted sweep leaves no scratch files in points/ (its children's output).
+    with open(os.path.join(d, "int-spec.toml"), "w") as f:
+        f.write('gpu = "h100"\n[axes]\nrop_units = [1, 2, 3, 4, 5, 6, 7, 8]\n'
+                '[trace.gen.a]\ninstructions = 3000\nsms = 8\n')
+    cmd = ["sweep", "int-spec.toml", "--out", "int-sweep", "-j", "2"]
+    p = subprocess.Popen([arcsim] + cmd, cwd=d, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    points = os.path.join(d, "int-sweep", "points")
+    for _ in range(400):  # until a point is running (its scratch output exists)
+        if os.path.isdir(points) and any(f.startswith(".") for f in os.listdir(points)):
+            break
+        time.sleep(0.025)
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=60)
+    time.sleep(0.5)
+    stray = sorted(f for f in os.listdir(points) if f.startswith(".") or ".tmp" in f) if os.path.isdir(points) else []
+    check("sweep interrupted (SIGTERM)", cmd, p.returncode == -signal.SIGTERM and not stray,
+          f"result: killed by signal {-p.returncode}, scratch files left in points/: {stray or 'none'}")
+    return passed, failed, rows
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -138,8 +258,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="arcsim-badinput-") as d:
         make_fixtures(arcsim, d)
         env = dict(os.environ, NO_COLOR="1")
-        for name, args, fragment in CASES:
-            r = subprocess.run([arcsim] + args, cwd=d, env=env, capture_output=True, text=True, timeout=120)
+        for name, args, fragment, *extra in CASES:
+            case_env = dict(env, **extra[0]) if extra else env
+            r = subprocess.run([arcsim] + args, cwd=d, env=case_env, capture_output=True, text=True, timeout=120)
             lines = r.stderr.splitlines()
             problems = []
             if r.returncode != 2:
@@ -158,7 +279,10 @@ def main():
             else:
                 passed += 1
                 print(f"ok   {name}: {msg}")
-            rows.append((name, "arcsim " + " ".join(args), msg.replace(d + "/", ""), r.returncode))
+            root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")) + "/"
+            rows.append((name, "arcsim " + " ".join(args), msg.replace(d + "/", "").replace(root, ""), r.returncode))
+        p, f, more = good_cases(arcsim, d, env)
+        passed, failed, rows = passed + p, failed + f, rows + more
     if markdown:
         print("\n| case | command | message (stderr) | exit code |\n| --- | --- | --- | --- |")
         for name, cmd, msg, rc in rows:

@@ -241,3 +241,38 @@ TEST(GpuConfig, ValueTextAndHelpCoverEveryKey) {
   EXPECT_EQ(arc::config::value_text(c, "sms"), "128");
   EXPECT_THROW(arc::config::value_text(c, "nope"), arc::Error);
 }
+
+// Issue 24: one registry. --set parses its value with toml++, exactly as a config file line, and
+// reaches the model knobs too; the knob table's defaults are the struct's initializers.
+TEST(GpuConfig, SetIsParsedAsTomlLikeAFile) {
+  GpuConfig c = load_gpu("h100");
+  arc::config::ModelKnobs k;
+  apply_override(c, k, "sms=1_000");  // TOML integer with a digit separator
+  EXPECT_EQ(c.sms, 1000);
+  apply_override(c, k, "rop_window=8");
+  EXPECT_EQ(k.rop_window, 8);
+  EXPECT_EQ(c.sources.at("rop_window"), "--set");
+  expect_names(error_of([&] { apply_override(c, k, "clock_ghz=0x1p0"); }), "clock_ghz", "--set");  // not TOML
+  expect_names(error_of([&] { apply_override(c, k, "sms=010"); }), "sms", "--set");  // TOML forbids leading zeros
+  expect_names(error_of([&] { apply_override(c, k, "clock_ghz=nan"); }), "clock_ghz", "out of range");
+  expect_names(error_of([&] { apply_override(c, k, "rop_windo=2"); }), "rop_windo", "rop_window");
+  // The GPU-only form (arcsim area) refuses a knob.
+  expect_names(error_of([&] { apply_override(c, "rop_window=2"); }), "rop_window", "--set");
+  // The same value through a file and through --set gives the same config.
+  const GpuConfig f = arc::config::parse_gpu(
+      "name = \"x\"\nsms = 1_000\nsubcores_per_sm = 4\nclock_ghz = 1.5\ndie_transistors = 1_000_000_000\n", "t.toml");
+  EXPECT_EQ(f.sms, c.sms);
+}
+
+TEST(GpuConfig, KnobTableDefaultsMatchTheStruct) {
+  const arc::config::ModelKnobs k;
+  GpuConfig c = load_gpu("h100");
+  const auto j = arc::config::resolved_json(c, k);
+  for (const auto& p : arc::config::model_params()) {
+    ASSERT_NE(p.default_value, nullptr) << p.key;
+    EXPECT_EQ(j["model"][p.key].dump(), p.default_value) << p.key;
+  }
+  for (const auto& p : arc::config::gpu_params()) EXPECT_TRUE(j["gpu"].contains(p.key)) << p.key;
+  EXPECT_EQ(j["rop_queue_depth_resolved"], arc::config::resolved_rop_queue_depth(c, k));
+  EXPECT_NE(arc::config::params_help(true).find("rop_window"), std::string::npos);
+}

@@ -76,6 +76,48 @@ TEST(SimCli, AllModesTableAndJson) {
   std::printf("%s", t.out.c_str());
 }
 
+// Issue 24: the JSON carries the full resolved configuration (the same object as `arcsim config
+// show --json`), the per-SM / per-sub-core / per-ROP breakdowns add up to the totals, every
+// collected stat is reported, and --stats-interval adds a time series.
+TEST(SimCli, JsonCarriesConfigBreakdownsAndSeries) {
+  const std::string sets = " --gpu h100 --set sms=4 --set rop_units=8 --set rop_window=8";
+  const Out show = arcsim("config show" + sets + " --json");
+  ASSERT_EQ(show.code, 0) << show.err;
+  const Out sim = arcsim("sim" + sets + " --mode baseline,arc-hw --stats-interval 1000 --json --trace " + trace_file());
+  ASSERT_EQ(sim.code, 0) << sim.err;
+  const auto j = nlohmann::json::parse(sim.out);
+  const auto c = nlohmann::json::parse(show.out);
+  EXPECT_EQ(j.at("config"), c);
+  EXPECT_EQ(c["model"]["rop_window"], 8);
+  EXPECT_EQ(c["sources"]["rop_window"], "--set");
+  tally(j.at("config") == c);
+  for (const auto& r : j.at("runs")) {
+    ASSERT_EQ(r.at("per_sm").size(), 4u);
+    ASSERT_EQ(r.at("per_subcore").size(), 16u);
+    ASSERT_EQ(r.at("per_rop").size(), 8u);
+    uint64_t rop_ops = 0, busy = 0, req = 0, rej = 0, instr = 0, stall = 0;
+    for (const auto& u : r["per_rop"]) rop_ops += u["ops"].get<uint64_t>(), busy += u["busy_cycles"].get<uint64_t>();
+    for (const auto& s : r["per_sm"]) req += s["requests_to_l2"].get<uint64_t>(), rej += s["lsu_full_rejects"].get<uint64_t>();
+    for (const auto& s : r["per_subcore"])
+      instr += s["instructions"].get<uint64_t>(), stall += s["atomic_stall_cycles"].get<uint64_t>();
+    EXPECT_EQ(rop_ops, r["reductions_at_rops"].get<uint64_t>());
+    EXPECT_EQ(busy, r["rop_busy_unit_cycles"].get<uint64_t>());
+    EXPECT_EQ(req, r["requests_to_l2"].get<uint64_t>());
+    EXPECT_EQ(rej, r["lsu_full_rejects"].get<uint64_t>());
+    EXPECT_EQ(instr, r["instructions"].get<uint64_t>());
+    EXPECT_EQ(stall, r["atomic_stall_cycles"].get<uint64_t>());
+    EXPECT_GT(r["issue_end_cycle"].get<uint64_t>(), 0u);
+    uint64_t hist = 0;
+    for (const auto& b : r["histograms"]["atomic_stall_cycles_per_instruction"]) hist += b["count"].get<uint64_t>();
+    EXPECT_EQ(hist, instr);
+    const auto& series = r.at("series");
+    ASSERT_FALSE(series.empty());
+    EXPECT_EQ(series[0]["cycle"], 1000);
+    EXPECT_EQ(series.back()["rop_ops"], r["reductions_at_rops"]);
+    tally(rop_ops == r["reductions_at_rops"].get<uint64_t>() && instr == r["instructions"].get<uint64_t>());
+  }
+}
+
 TEST(SimCli, BadInputIsOneLineAndExit2) {
   const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
   const std::string bad_toml = (dir / "bad.toml").string();
@@ -96,7 +138,11 @@ TEST(SimCli, BadInputIsOneLineAndExit2) {
       {"sim --gpu h100 --set lsu_busy_slack=100" + tr, "lsu_busy_slack"},
       {"sim --gpu h100 --set rop_window=0" + tr, "rop_window"},
       {"sim --gpu h100 --mode arc-hw --wave /tmp/x.fst" + tr, "--wave"},
-      {"sim --gpu h100 --config x.toml" + tr, "exactly one"},
+      {"sim --gpu h100 --config x.toml" + tr, "excludes"},
+      {"sim" + tr, "exactly one"},
+      {"sim --gpu h100 --mode sw-s,baseline,sw-s" + tr, "'sw-s' is listed twice"},
+      {"sim --gpu h100 --fidelity rtl --mode arc-hw --wave " + trace_file() + tr, "refusing to overwrite"},
+      {"sim --gpu h100 --set rop_windo=2" + tr, "did you mean rop_window?"},
   };
   for (const auto& [args, needle] : cases) {
     const Out o = arcsim(args);

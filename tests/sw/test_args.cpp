@@ -113,3 +113,22 @@ TEST(SwArgs, MethodOptions) {
   }
   for (const char* bad : {"block", "sws-cas"}) EXPECT_THROW(parse_args({"--trace-method", bad}), arc::Error) << bad;
 }
+
+// Issue 24: parsed through CLI11 and arc's one number check (decimal only, ranges).
+TEST(SwArgs, Cli11AndDecimalNumbers) {
+  using arc::sw::parse_args;
+  EXPECT_EQ(parse_args({"--reps", "010"}).reps, 10);  // decimal, never octal
+  EXPECT_EQ(parse_args({"--reps=7"}).reps, 7);        // CLI11's --flag=value form
+  for (const auto& bad : std::vector<std::vector<std::string>>{{"--reps", "-1"},
+                                                               {"--reps", "0x10"},
+                                                               {"--seed", "123456789012345678901"},
+                                                               {"--gaussians", "1e6"},
+                                                               {"--warmup"}}) {
+    EXPECT_THROW(parse_args(bad), arc::Error) << bad[0];
+  }
+  try {
+    parse_args({"--reps", "-1"});
+  } catch (const arc::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--reps"), std::string::npos) << e.what();
+  }
+}

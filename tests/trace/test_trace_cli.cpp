@@ -107,7 +107,7 @@ TEST(TraceCli, UnknownFlag) {
 }
 
 TEST(TraceCli, GenRejectsBadValues) {
-  expect_one_line_error(arcsim("trace gen --out " + tmp_path("x") + " --lane-prob 1.5"), "probabilities");
+  expect_one_line_error(arcsim("trace gen --out " + tmp_path("x") + " --lane-prob 1.5"), "--lane-prob: '1.5' is out of range [0, 1]");
 }
 
 }  // namespace
