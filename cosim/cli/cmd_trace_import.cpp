@@ -42,6 +42,7 @@ nlohmann::json summary_json(const Options& o, const arc::import::ImportSummary& 
           {"zero_mask_skipped", s.zero_mask},
           {"shared_window", s.shared_window},
           {"clamped_gaps", s.clamped_gaps},
+          {"barriers_per_block", s.max_barriers},
           {"other_atomic_instructions", other_instr},
           {"other_atomics", other},
           {"address_base", fmt::format("0x{:x}", s.base_address)},

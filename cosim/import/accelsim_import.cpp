@@ -20,7 +20,13 @@ constexpr const char* kGapModel =
 constexpr const char* kSlotModel =
     "thread block t (file order) -> SM t % sms, SM warp (t / sms) * warps_per_block + w, sub-core "
     "warp % subcores; kernels run back to back on the same slots";
-constexpr const char* kVectorRule = "F32x2/F32x4: one record per component c at word + c, gap 0 after the first";
+constexpr const char* kVectorRule =
+    "F32x2/F32x4: one call of 2 or 4 params (nparams, stride 1 word), component c at word + c; param 0 carries the gap";
+
+// A block-wide barrier that waits (BAR.SYNC, BAR.RED, plain BAR), not an arrive (BAR.ARV).
+bool is_barrier(const std::string& op) {
+  return (op == "BAR" || op.compare(0, 4, "BAR.") == 0) && op.find(".ARV") == std::string::npos;
+}
 
 struct Slot {
   uint64_t pending = 0;  // instructions since the previous kept atomic
@@ -55,11 +61,13 @@ class Converter : public Visitor {
     sm_ = static_cast<uint32_t>(sm);
     warp_ = static_cast<uint32_t>(warp);
     slot_ = &slots_[sm << 32 | warp];
+    warp_barriers_ = 0;
   }
   void instr(const SassInstr& in) override {
     if (skip_) return;
     ++s_.sass_instructions;
     const AtomicOp a = classify_atomic(in.opcode);
+    if (is_barrier(in.opcode)) s_.max_barriers = std::max(s_.max_barriers, ++warp_barriers_);
     if (!a.atomic) return void(++slot_->pending);
     if (in.mem_width == 0) fail(in, fmt::format("atomic {} without addresses (memory width 0)", in.opcode));
     const int lanes = __builtin_popcount(in.mask);
@@ -132,7 +140,9 @@ class Converter : public Visitor {
       r.seq = slot_->seq++;
       r.active_mask = in.mask;
       r.gap = c ? 0 : clamped ? std::numeric_limits<uint32_t>::max() : static_cast<uint32_t>(gap);
-      r.flags = (r.seq == 0 ? trace::kFlagFirstOfWarp : 0) | (c == 0 && clamped ? trace::kFlagGapClamped : 0);
+      r.flags = (c == 0 && r.seq == 0 ? trace::kFlagFirstOfWarp : 0) | (clamped ? trace::kFlagGapClamped : 0);
+      r.param = static_cast<uint8_t>(c);  // one record of nparams components, stride 1 word
+      r.nparams = static_cast<uint8_t>(a.vector);
       for (uint32_t m = in.mask; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
         r.addr[l] = static_cast<uint32_t>((in.addr[l] - base) / 4 + static_cast<uint64_t>(c));
@@ -146,7 +156,7 @@ class Converter : public Visitor {
   trace::Writer* w_;
   KernelInfo k_;
   bool skip_ = false;
-  uint64_t tb_ = 0, cur_tb_ = 0;
+  uint64_t tb_ = 0, cur_tb_ = 0, warp_barriers_ = 0;
   uint32_t sm_ = 0, warp_ = 0;
   Slot* slot_ = nullptr;
   std::unordered_map<uint64_t, Slot> slots_;
@@ -169,6 +179,12 @@ trace::Header make_header(const ImportOptions& o, const ImportSummary& s, const 
   h.scene_generator = "accelsim-import";
   h.buffer_words = s.buffer_words;
   h.gap_unit = trace::GapUnit::Instructions;
+  h.timing_only = true;  // SASS traces carry addresses, not values
+  h.grid_blocks = static_cast<uint32_t>(std::min<uint64_t>(s.thread_blocks, std::numeric_limits<uint32_t>::max()));
+  bool one_shape = true;
+  for (const auto& k : ks) one_shape &= k.block == k0.block;
+  h.threads_per_block = one_shape ? k0.block[0] * k0.block[1] * k0.block[2] : 0;
+  h.barriers_per_block = static_cast<uint32_t>(std::min<uint64_t>(s.max_barriers, std::numeric_limits<uint32_t>::max()));
   auto& m = h.metadata;
   m.emplace_back("import.from", "accelsim");
   m.emplace_back("import.input", o.input);
@@ -189,7 +205,9 @@ trace::Header make_header(const ImportOptions& o, const ImportSummary& s, const 
   m.emplace_back("import.other_atomics", join_other(s.other));
   m.emplace_back("import.zero_mask_skipped", std::to_string(s.zero_mask));
   m.emplace_back("import.sass_instructions", std::to_string(s.sass_instructions));
-  m.emplace_back("import.values", "absent (timing only): lane values written as 0");
+  m.emplace_back("import.launch_shape", "grid_blocks = thread blocks imported (all kernels); threads_per_block = "
+                                        "their block size (0 if kernels differ); barriers_per_block = most BAR "
+                                        "instructions one warp executed; resident warps per SM unknown (0)");
   return h;
 }
 
@@ -232,7 +250,7 @@ ImportSummary import_accelsim(const ImportOptions& o, const std::string& out_pat
   Converter write(o, s2, &w);
   write.base = scan.lo;
   for (const auto& f : files) read_traceg(f, write);
-  w.finish(std::vector<uint32_t>(words, 0u));
+  w.finish();  // timing only: no final buffer
   s2.bytes = w.bytes_written();
   return s2;
 }

@@ -9,8 +9,9 @@
 //    Kernels of a kernelslist run back to back on the same slots (no grid-wide barrier);
 //  - addresses: word = (byte address - lowest kept byte address) / 4; every kept lane address
 //    must be 4-byte aligned (vector forms: 8 / 16) and the span must fit the word index;
-//  - vector forms (F32x2, F32x4) become 2 or 4 consecutive records, component c at word + c,
-//    the later ones with gap 0.
+//  - vector forms (F32x2, F32x4): one trace call of 2 or 4 params (format v2: nparams, stride 1
+//    word), component c at word + c; param 0 carries the gap;
+//  - the trace is timing only (header.timing_only): no lane values, no final buffer.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -42,6 +43,7 @@ struct ImportSummary {
   uint64_t zero_mask = 0;                    // float atomic adds with no active lane (skipped)
   uint64_t shared_window = 0;                // generic ATOM float adds into the shared window (counted as other)
   uint64_t clamped_gaps = 0;
+  uint64_t max_barriers = 0;                 // most BAR (sync) instructions one warp executed
   std::map<std::string, OtherAtomic> other;  // other atomics by kind
   uint64_t base_address = 0, buffer_words = 0;
   uint64_t bytes = 0;                        // output file size

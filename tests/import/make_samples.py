@@ -95,6 +95,7 @@ def mixed_warp(tb):
     g = tb
     sh = [SHM + 4 * l for l in range(32)]
     return [alu(0x0, FULL, "S2R", "R0", ()),
+            alu(0x8, FULL, "BAR.SYNC.DEFER_BLOCKING", None, ()),
             mem(0x10, FULL, "ATOMS.ADD", sh, "R3", ("R2", "R5"), form=1),                       # shared int add
             mem(0x20, 0x0000000F, "RED.E.ADD.STRONG.GPU", [0x7F0000200000] * 4, form=1),       # global u32 add
             mem(0x30, 0x00000001, "ATOMG.E.CAS.64.STRONG.GPU", [0x7F0000200100], "R8",

@@ -51,6 +51,10 @@ TEST(Import, ScatterKernelRecords) {
   EXPECT_TRUE(s.other.empty());
   EXPECT_EQ(t.header.buffer_words, 712u);  // highest word 512 + 199
   EXPECT_EQ(t.header.gap_unit, arc::trace::GapUnit::Instructions);
+  EXPECT_TRUE(t.header.timing_only);
+  EXPECT_EQ(t.header.grid_blocks, 4u);
+  EXPECT_EQ(t.header.threads_per_block, 64u);
+  EXPECT_EQ(t.header.barriers_per_block, 0u);
   ASSERT_EQ(t.instrs.size(), 32u);
   const uint32_t gaps[4] = {4, 2, 1, 0};
   for (size_t i = 0; i < t.instrs.size(); ++i) {
@@ -98,8 +102,20 @@ TEST(Import, MixedAtomicsCountedAndVectorsSplit) {
   EXPECT_EQ(s.other.at("RED.ADD.F16x2").instructions, 2u);
   EXPECT_EQ(s.other.at("ATOM.ADD.F32 (generic, shared window)").instructions, 2u);
   ASSERT_EQ(t.instrs.size(), 14u);
-  // Block 0: F32x2 (2 records) after 6 instructions, F32x4 (4 records), ATOMG F32 (1 record).
-  EXPECT_EQ(t.instrs[0].gap, 6u);
+  EXPECT_EQ(s.max_barriers, 1u);
+  EXPECT_TRUE(t.header.timing_only);
+  EXPECT_TRUE(t.final_buffer.empty());
+  EXPECT_EQ(t.header.barriers_per_block, 1u);
+  EXPECT_EQ(t.header.grid_blocks, 2u);
+  EXPECT_EQ(t.header.threads_per_block, 32u);
+  // Block 0: F32x2 (a 2-param call) after 7 instructions, F32x4 (4 params), ATOMG F32 (1).
+  EXPECT_EQ(t.instrs[0].gap, 7u);
+  EXPECT_EQ(t.instrs[0].nparams, 2u);
+  EXPECT_EQ(t.instrs[1].param, 1u);
+  EXPECT_EQ(t.instrs[1].flags, 0u);
+  EXPECT_EQ(t.instrs[5].nparams, 4u);
+  EXPECT_EQ(t.instrs[5].param, 3u);
+  EXPECT_EQ(t.instrs[6].nparams, 1u);
   EXPECT_EQ(t.instrs[0].flags, arc::trace::kFlagFirstOfWarp);
   for (int c = 0; c < 2; ++c)
     for (int l = 0; l < 8; ++l) EXPECT_EQ(t.instrs[c].addr[l], 768u + 2 * (l / 2) + c);
@@ -113,7 +129,7 @@ TEST(Import, MixedAtomicsCountedAndVectorsSplit) {
 }
 
 // Kernels of a kernelslist run back to back on the same warp slots: kernel 2's first atomic
-// on slot (0, 0) counts kernel 1's trailing EXIT and its own 6 instructions before it.
+// on slot (0, 0) counts kernel 1's trailing EXIT and its own 7 instructions before it.
 TEST(Import, KernelsBackToBack) {
   const auto t = import_to_trace(opts("app/kernelslist.g"));
   ASSERT_EQ(t.instrs.size(), 46u);
@@ -121,7 +137,7 @@ TEST(Import, KernelsBackToBack) {
   EXPECT_EQ(first_k2.sm, 0u);
   EXPECT_EQ(first_k2.warp, 0u);
   EXPECT_EQ(first_k2.seq, 4u);
-  EXPECT_EQ(first_k2.gap, 7u);
+  EXPECT_EQ(first_k2.gap, 8u);
   EXPECT_EQ(first_k2.flags, 0u);
 }
 
