@@ -30,7 +30,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/cosim/configs/ DESTINATION ${CMAKE_INSTA
 # Checked builds: consumers of sanitized static libraries must link the sanitizer runtimes.
 set(ARCSIM_CONSUMER_LINK_OPTIONS "")
 if(ARCSIM_SANITIZE OR ARCSIM_FUZZ)
-  set(ARCSIM_CONSUMER_LINK_OPTIONS "-fsanitize=address,undefined")
+  set(ARCSIM_CONSUMER_LINK_OPTIONS "-fsanitize=address,undefined")  # CMake links CUDA programs with the host compiler too
 endif()
 set(ARCSIM_LIB_PREFIX ${CMAKE_STATIC_LIBRARY_PREFIX})
 set(ARCSIM_LIB_SUFFIX ${CMAKE_STATIC_LIBRARY_SUFFIX})
