@@ -2,12 +2,14 @@
 """Accel-Sim samples end to end with the real arcsim binary: each sample in data/ imports,
 simulates in every mode (baseline, sw-s, sw-b, arc-hw never/always/threshold/dynamic) and gives
 the same cycles when simulated again; every broken sample in bad/ gives one 'arcsim: error:' line
-naming the file, and exit 2.
+naming the file, and exit 2; seeded random mutations of the samples (lines dropped, doubled, cut,
+fields replaced) import cleanly or give one such line and exit 2, never a crash.
 
   import_sim.py ARCSIM
 """
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -36,6 +38,49 @@ BAD = [
 
 def run(args, **kw):
     return subprocess.run(args, capture_output=True, text=True, timeout=120, **kw)
+
+
+FIELDS = ["", "-1", "0x", "zz", "99999999999999999999", "R", "4294967296", "0", "7", "ffffffff", "=", "#END_TB",
+          "warp = 0", "insts = 3", "1,2", "RED.E.ADD.F32", "0x7f1200000003"]
+
+
+def mutate(lines, rng):
+    out = list(lines)
+    i = rng.randrange(len(out))
+    kind = rng.randrange(5)
+    if kind == 0:
+        del out[i]
+    elif kind == 1:
+        out.insert(i, out[i])
+    elif kind == 2:
+        out[i] = out[i][: rng.randrange(len(out[i]) + 1)]
+    else:
+        tok = out[i].split(" ")
+        tok[rng.randrange(len(tok))] = rng.choice(FIELDS)
+        out[i] = " ".join(tok)
+    return out
+
+
+def mutations(arcsim, d, n=int(os.environ.get("ARCSIM_IMPORT_MUTATIONS", "100"))):
+    """Each mutation: exit 0 with an empty stderr, or exit 2 with one 'arcsim: error:' line."""
+    rng = random.Random(21)
+    sources = [open(os.path.join(HERE, f)).read().split("\n")
+               for f in ("data/scatter-plain.traceg", "data/app/kernel-2.traceg")]
+    bad = {0: 0, 2: 0}
+    for k in range(n):
+        path = os.path.join(d, f"m{k}.traceg")
+        with open(path, "w") as f:
+            f.write("\n".join(mutate(sources[k % 2], rng)))
+        r = run([arcsim, "trace", "import", "--from", "accelsim", path, "-o", os.path.join(d, "m.arctrace"), "-q"])
+        lines = r.stderr.splitlines()
+        ok = (r.returncode == 0 and not lines) or (
+            r.returncode == 2 and len(lines) == 1 and lines[0].startswith("arcsim: error: "))
+        if not ok:
+            print(f"FAIL mutation {k}: exit {r.returncode}: {r.stderr.strip()}  (kept as {path})")
+            return 1
+        bad[r.returncode] += 1
+    print(f"ok   {n} mutations: {bad[0]} imported, {bad[2]} refused with one line")
+    return 0
 
 
 def main():
@@ -75,6 +120,7 @@ def main():
             failures += not ok
             print(f"{'ok  ' if ok else 'FAIL'} {sample}: exit {r.returncode}: {r.stderr.strip()}"
                   + ("" if ok else f"  (expected exit 2, one line with '{fragment}')"))
+        failures += mutations(arcsim, d)
     print(f"import_sim: {'all passed' if failures == 0 else f'{failures} failed'}")
     return 1 if failures else 0
 
