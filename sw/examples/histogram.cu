@@ -29,8 +29,11 @@ int main(int argc, char** argv) {
   histogram<<<kN / kThreads, kThreads>>>(dx, dbins, recorder.buffers());
   const std::vector<arc::DevInstr> recs = recorder.collect();  // waits for the kernel
   cudaMemcpy(bins.data(), dbins, kBins * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
   arc::sw::TraceInfo info;
-  info.gpu_name = "my GPU";
+  info.gpu_name = prop.name;
+  info.sm_count = static_cast<uint32_t>(prop.multiProcessorCount);
   info.kernel_name = "histogram";
   info.method = "sws";  // what the kernel did: baseline, sws, swb, cub, adaptive
   info.threshold = 2;

@@ -135,6 +135,7 @@ CASES = [
     ("import: raw NVBit kernelslist", IMP + ["traceg/raw-list/kernelslist"], "raw NVBit trace"),
     ("import: missing file", IMP + ["nosuch.traceg"], "nosuch.traceg: no such file"),
     ("import: folder without kernelslist.g", IMP + ["configdir"], "no kernelslist.g"),
+    ("import: --sms 0", IMP + ["--sms", "0", "traceg/span.traceg"], "--sms and --subcores must be > 0"),
     ("import: unknown --from", ["trace", "import", "--from", "gpgpusim", "-o", "x.trace", "traceg/span.traceg"],
      "unknown --from 'gpgpusim'"),
     # command line
