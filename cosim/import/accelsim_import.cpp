@@ -15,11 +15,12 @@ namespace arc::import {
 namespace {
 
 constexpr const char* kGapModel =
-    "SASS instructions a warp slot issued since its previous kept atomic, one issue slot each "
-    "(the first atomic counts from the slot's start)";
+    "SASS instructions a warp (SM, warp id) issued since its previous kept atomic, one issue slot each "
+    "(the first atomic counts from the warp's start)";
 constexpr const char* kSlotModel =
-    "thread block t (file order) -> SM t % sms, SM warp (t / sms) * warps_per_block + w, sub-core "
-    "warp % subcores; kernels run back to back on the same slots";
+    "thread block t (file order) -> SM t % sms; its warp w -> warp id t * warps_per_block + w (global, "
+    "block-linear), sub-core ((t / sms) * warps_per_block + w) % subcores (the SM's warp slot); kernels run "
+    "back to back on equal (SM, warp id)";
 constexpr const char* kVectorRule =
     "F32x2/F32x4: one call of 2 or 4 params (nparams, stride 1 word), component c at word + c; param 0 carries the gap";
 
@@ -55,11 +56,13 @@ class Converter : public Visitor {
     if (skip_) return;
     ++s_.warps;
     const uint64_t sm = cur_tb_ % opt_.sms;
-    const uint64_t warp = cur_tb_ / opt_.sms * k_.warps_per_block() + w;
+    const uint64_t warp = cur_tb_ * k_.warps_per_block() + w;                    // global, block-linear
+    const uint64_t on_sm = cur_tb_ / opt_.sms * k_.warps_per_block() + w;        // the SM's warp slot
     if (warp > std::numeric_limits<uint32_t>::max())
-      throw Error(fmt::format("{}: more than 2^32 warps on one SM; raise --sms", k_.file));
+      throw Error(fmt::format("{}: more than 2^32 warps in one kernel", k_.file));
     sm_ = static_cast<uint32_t>(sm);
     warp_ = static_cast<uint32_t>(warp);
+    subcore_ = static_cast<uint32_t>(on_sm % opt_.subcores);
     slot_ = &slots_[sm << 32 | warp];
     warp_barriers_ = 0;
   }
@@ -135,7 +138,7 @@ class Converter : public Visitor {
     for (int c = 0; c < a.vector; ++c) {
       trace::Instr r;
       r.sm = sm_;
-      r.subcore = warp_ % opt_.subcores;
+      r.subcore = subcore_;
       r.warp = warp_;
       r.seq = slot_->seq++;
       r.active_mask = in.mask;
@@ -157,7 +160,7 @@ class Converter : public Visitor {
   KernelInfo k_;
   bool skip_ = false;
   uint64_t tb_ = 0, cur_tb_ = 0, warp_barriers_ = 0;
-  uint32_t sm_ = 0, warp_ = 0;
+  uint32_t sm_ = 0, warp_ = 0, subcore_ = 0;
   Slot* slot_ = nullptr;
   std::unordered_map<uint64_t, Slot> slots_;
 };

@@ -2,11 +2,13 @@
 // recorded in every output header's metadata (README.md here has the long form):
 //  - kept: global float32 add reductions (atomic_op.h), with at least one active lane;
 //  - other atomics are counted per kind (name.operation.type) and reported, never written;
-//  - gaps (header gap_unit = instructions): the SASS instructions a warp slot issued since its
-//    previous kept atomic (from the slot's start for the first), one issue slot each;
-//  - warp slots: thread block t of a kernel (in file order) runs on SM t % sms as block
-//    k = t / sms there; its warp w is SM warp k * warps_per_block + w on sub-core warp % subcores.
-//    Kernels of a kernelslist run back to back on the same slots (no grid-wide barrier);
+//  - gaps (header gap_unit = instructions): the SASS instructions a warp (SM, warp id) issued since its
+//    previous kept atomic (from the warp's start for the first), one issue slot each;
+//  - warps: thread block t of a kernel (in file order) runs on SM t % sms; its warp w gets the
+//    global, block-linear warp id t * warps_per_block + w (FORMAT.md: with threads_per_block set,
+//    warp / warps_per_block is the block) on sub-core k % subcores, k = (t / sms) *
+//    warps_per_block + w its slot on the SM. Kernels of a kernelslist run back to back on equal
+//    (SM, warp id), with no grid-wide barrier between them;
 //  - addresses: word = (byte address - lowest kept byte address) / 4; every kept lane address
 //    must be 4-byte aligned (vector forms: 8 / 16) and the span must fit the word index;
 //  - vector forms (F32x2, F32x4): one trace call of 2 or 4 params (format v2: nparams, stride 1

@@ -61,7 +61,7 @@ TEST(Import, ScatterKernelRecords) {
     const Instr& in = t.instrs[i];
     const uint32_t g = static_cast<uint32_t>(i / 4), k = static_cast<uint32_t>(i % 4);  // g = 2 * block + warp
     EXPECT_EQ(in.sm, g / 2) << i;
-    EXPECT_EQ(in.warp, g % 2) << i;
+    EXPECT_EQ(in.warp, g) << i;  // global: block * 2 + warp
     EXPECT_EQ(in.subcore, g % 2) << i;
     EXPECT_EQ(in.seq, k) << i;
     EXPECT_EQ(in.gap, gaps[k]) << i;
@@ -145,9 +145,9 @@ TEST(Import, SlotsWrapOverSms) {
   auto o = opts("scatter-plain.traceg");
   o.sms = 3;
   const auto t = import_to_trace(o);
-  const Instr& b3w1 = t.instrs[(3 * 2 + 1) * 4];  // block 3 -> SM 0 as its second block: warp 2 + 1
+  const Instr& b3w1 = t.instrs[(3 * 2 + 1) * 4];  // block 3 -> SM 0 as its second block: slot 2 + 1
   EXPECT_EQ(b3w1.sm, 0u);
-  EXPECT_EQ(b3w1.warp, 3u);
+  EXPECT_EQ(b3w1.warp, 7u);
   EXPECT_EQ(b3w1.subcore, 3u);
 }
 
