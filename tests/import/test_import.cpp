@@ -2,6 +2,8 @@
 // (written by make_samples.py; the expected numbers below follow from how it builds each warp).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -21,7 +23,9 @@ const std::string kData = ARCSIM_IMPORT_DATA;
 
 std::string tmp(const std::string& tag) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return (std::filesystem::temp_directory_path() / ("arcsim_import_" + std::string(info->name()) + "_" + tag)).string();
+  return (std::filesystem::temp_directory_path() /
+          ("arcsim_import_" + std::to_string(getpid()) + "_" + std::string(info->name()) + "_" + tag))
+      .string();
 }
 
 arc::trace::Trace import_to_trace(const ImportOptions& o, arc::import::ImportSummary* s = nullptr) {
