@@ -3,7 +3,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "arc/trace_rec.cuh"  // arc::reduce, arc::DevTrace, arc::TraceRecorder (arcsim::recorder)
+#include "arc/reduce.cuh"     // arc::reduce (arcsim::recorder)
+#include "arc/trace_rec.cuh"  // arc::DevTrace, arc::TraceRecorder
 #include "trace_out.h"        // arc::sw::write_capture (arcsim::capture)
 
 constexpr int kN = 1 << 14, kBins = 64, kThreads = 256;
@@ -25,9 +26,11 @@ int main(int argc, char** argv) {
   cudaMalloc(&dbins, kBins * sizeof(float));
   cudaMemcpy(dx, x.data(), kN * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemset(dbins, 0, kBins * sizeof(float));
-  arc::TraceRecorder recorder(/*cap=*/kN, /*warps=*/kN / 32);
-  histogram<<<kN / kThreads, kThreads>>>(dx, dbins, recorder.buffers());
-  const std::vector<arc::DevInstr> recs = recorder.collect();  // waits for the kernel
+  arc::TraceRecorder recorder(/*warps=*/kN / 32);
+  histogram<<<kN / kThreads, kThreads>>>(dx, dbins, recorder.counting());  // pass 1 counts calls
+  cudaMemset(dbins, 0, kBins * sizeof(float));
+  histogram<<<kN / kThreads, kThreads>>>(dx, dbins, recorder.recording());  // pass 2 records them
+  const arc::TraceRecorder::Result r = recorder.collect();  // waits for the kernel
   cudaMemcpy(bins.data(), dbins, kBins * sizeof(float), cudaMemcpyDeviceToHost);
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
@@ -37,7 +40,10 @@ int main(int argc, char** argv) {
   info.kernel_name = "histogram";
   info.method = "sws";  // what the kernel did: baseline, sws, swb, cub, adaptive
   info.threshold = 2;
-  const auto st = arc::sw::write_capture(argc > 1 ? argv[1] : "histogram.arctrace", info, recs, bins);
+  info.grid_blocks = kN / kThreads;
+  info.threads_per_block = kThreads;
+  const auto st =
+      arc::sw::write_capture(argc > 1 ? argv[1] : "histogram.arctrace", info, {r.recs, r.first, r.calls}, bins);
   std::printf("%llu instructions, %llu lane updates\n", static_cast<unsigned long long>(st.instructions),
               static_cast<unsigned long long>(st.lanes));
   cudaFree(dx);

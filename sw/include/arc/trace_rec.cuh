@@ -4,9 +4,9 @@
 //           kernel<<<...>>>(..., rec.counting());      pass 1 (zero your output buffers after it)
 //           kernel<<<...>>>(..., rec.recording());     pass 2, same launch
 //           arc::TraceRecorder::Result r = rec.collect();
-//           arc::sw::write_capture(path, info, r.records(), final_gradient_buffer);  (trace_out.h)
+//           arc::sw::write_capture(path, info, {r.recs, r.first, r.calls}, final_buffer);  (trace_out.h)
 //   device  arc::DevTrace t(buffers, global_warp);     once per warp, every lane
-//           arc::reduce<Method, NP, opts>(active, prim, grad, stride, v, thr, t);
+//           arc::reduce<Method, NP, opts>(active, prim, grad, stride, v, thr, t);  (arc/reduce.cuh)
 // Only these names are the public surface; the record layout behind them may change.
 //
 // Device side of trace capture: the recorder arc::reduce() calls once per reduce call (one
