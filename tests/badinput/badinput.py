@@ -7,6 +7,7 @@ message is given per case), and exits 2 -- never a crash, a sanitizer report or 
   badinput.py ARCSIM --markdown   also print the table (case | message | exit code)
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -60,11 +61,15 @@ def make_fixtures(arcsim, d):
     write("bad-flag-spec.toml", "[trace.gen.a]\ninstr = 5\n", "w")
     write("threshold-spec.toml", "threshold = 40\n[trace.gen.a]\ninstructions = 5\n", "w")
     os.mkdir(os.path.join(d, "configdir"))
+    # Broken Accel-Sim .traceg samples (tests/import/make_samples.py), copied so messages name short paths.
+    shutil.copytree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "import", "bad"),
+                    os.path.join(d, "traceg"))
     return d
 
 
 # (case, args, message fragment that must appear). Paths are relative to the fixture folder.
 SIM = ["sim", "--gpu", "rtx4090", "--trace", "ok.trace"]
+IMP = ["trace", "import", "--from", "accelsim", "-o", "imported.trace"]
 CASES = [
     # traces
     ("truncated trace", ["trace", "info", "truncated.trace"], "truncated file"),
@@ -170,6 +175,27 @@ CASES = [
     ("config show unknown key", ["config", "show", "--set", "bogus=1"], "'bogus': unknown GPU parameter"),
     ("config show unknown GPU", ["config", "show", "--gpu", "gtx9999"], "unknown GPU 'gtx9999'"),
     ("unknown flag: config show", ["config", "show", "--bogus"], "--bogus"),
+    # Accel-Sim trace import (tests/import/bad)
+    ("import: unknown opcode syntax", IMP + ["traceg/bad-opcode.traceg"], "bad-opcode.traceg:24: unknown opcode syntax"),
+    ("import: truncated warp", IMP + ["traceg/truncated-warp.traceg"], "truncated-warp.traceg:27: truncated warp"),
+    ("import: file ends inside a warp", IMP + ["traceg/truncated-file.traceg"], "truncated-file.traceg:24: truncated warp"),
+    ("import: mask/address count mismatch", IMP + ["traceg/mask-mismatch.traceg"],
+     "mask-mismatch.traceg:23: mask 000000ff has 8 active lanes but 7 addresses"),
+    ("import: base+delta count mismatch", IMP + ["traceg/delta-mismatch.traceg"],
+     "delta-mismatch.traceg:23: mask 0000000f has 4 active lanes but 5 fields"),
+    ("import: base+stride, gapped mask", IMP + ["traceg/stride-gap.traceg"], "stride-gap.traceg:23: base+stride"),
+    ("import: unaligned float atomic", IMP + ["traceg/unaligned.traceg"], "unaligned.traceg:23: unaligned"),
+    ("import: unknown address format", IMP + ["traceg/address-form.traceg"], "address-form.traceg:23: unknown address format 5"),
+    ("import: mask wider than 32 lanes", IMP + ["traceg/bad-mask.traceg"], "bad-mask.traceg:23: active mask"),
+    ("import: no float atomic add", IMP + ["traceg/no-atomics.traceg"], "no global float atomic add"),
+    ("import: address span too large", IMP + ["traceg/span.traceg"], "--max-buffer-words"),
+    ("import: not a .traceg", IMP + ["traceg/not-traceg.traceg"], "not-traceg.traceg:1: not an Accel-Sim .traceg"),
+    ("import: raw NVBit kernelslist", IMP + ["traceg/raw-list/kernelslist"], "raw NVBit trace"),
+    ("import: missing file", IMP + ["nosuch.traceg"], "nosuch.traceg: no such file"),
+    ("import: folder without kernelslist.g", IMP + ["configdir"], "no kernelslist.g"),
+    ("import: --sms 0", IMP + ["--sms", "0", "traceg/span.traceg"], "--sms and --subcores must be > 0"),
+    ("import: unknown --from", ["trace", "import", "--from", "gpgpusim", "-o", "x.trace", "traceg/span.traceg"],
+     "unknown --from 'gpgpusim'"),
     # command line
     ("no subcommand", [], "subcommand"),
     ("unknown subcommand", ["simulate"], "simulate"),

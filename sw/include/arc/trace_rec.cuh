@@ -1,3 +1,14 @@
+// Trace capture for any CUDA kernel (public API; installed with ARCsim as CMake target
+// arcsim::recorder; example: sw/examples/histogram.cu):
+//   host    arc::TraceRecorder rec(warps);             device buffers of one capture
+//           kernel<<<...>>>(..., rec.counting());      pass 1 (zero your output buffers after it)
+//           kernel<<<...>>>(..., rec.recording());     pass 2, same launch
+//           arc::TraceRecorder::Result r = rec.collect();
+//           arc::sw::write_capture(path, info, {r.recs, r.first, r.calls}, final_buffer);  (trace_out.h)
+//   device  arc::DevTrace t(buffers, global_warp);     once per warp, every lane
+//           arc::reduce<Method, NP, opts>(active, prim, grad, stride, v, thr, t);  (arc/reduce.cuh)
+// Only these names are the public surface; the record layout behind them may change.
+//
 // Device side of trace capture: the recorder arc::reduce() calls once per reduce call (one
 // record for all NP parameters the call writes). A capture runs the kernel twice:
 //  1. counting pass (TraceBuffers::recs == nullptr): each warp counts its calls in its own
@@ -7,7 +18,13 @@
 // warp may record concurrently), so the recorder adds no cross-warp hotspot. Calls beyond a
 // warp's range (the second pass made more calls than the first) are counted in `overflow`.
 #pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "arc/trace_rec.h"
 
@@ -84,6 +101,81 @@ class DevTrace {
   TraceBuffers b_;
   uint32_t gwarp_;
   unsigned long long start_;
+};
+
+// Host side of one capture: the per-warp state, the slot ranges and the record buffer, freed on
+// destruction. warps: the number of global warp numbers the kernel passes to DevTrace
+// (0 .. warps-1). The kernel runs twice with the same launch: with counting(), then with
+// recording(); collect() waits for the second pass. CUDA errors throw std::runtime_error.
+class TraceRecorder {
+ public:
+  struct Result {
+    std::vector<DevCall> recs;
+    std::vector<uint64_t> first, calls;  // warp w's records: recs[first[w] .. first[w] + calls[w])
+    uint64_t overflow = 0;               // calls of pass 2 that found their warp's range full
+  };
+
+  explicit TraceRecorder(size_t warps) : n_(warps) {
+    check(cudaMalloc(&warps_, std::max<size_t>(1, warps) * sizeof(DevWarpState)), "cudaMalloc(warp state)");
+    check(cudaMalloc(&first_, (warps + 1) * sizeof(unsigned long long)), "cudaMalloc(slot ranges)");
+    check(cudaMalloc(&overflow_, sizeof(unsigned long long)), "cudaMalloc(overflow)");
+    check(cudaMemset(warps_, 0, std::max<size_t>(1, warps) * sizeof(DevWarpState)), "cudaMemset");
+    check(cudaMemset(overflow_, 0, sizeof(unsigned long long)), "cudaMemset");
+  }
+  ~TraceRecorder() {
+    cudaFree(warps_);
+    cudaFree(first_);
+    cudaFree(overflow_);
+    cudaFree(recs_);
+  }
+  TraceRecorder(const TraceRecorder&) = delete;
+  TraceRecorder& operator=(const TraceRecorder&) = delete;
+
+  // Pass 1: each warp counts its calls.
+  TraceBuffers counting() const { return {nullptr, nullptr, warps_, overflow_}; }
+  // Pass 2 (after pass 1): per-warp slot ranges from the counts (1/8 + 8 spare slots each, in
+  // case a warp's calls group differently the second time) and the record buffer.
+  TraceBuffers recording() {
+    check(cudaDeviceSynchronize(), "counting pass");
+    std::vector<DevWarpState> st(n_);
+    if (n_) check(cudaMemcpy(st.data(), warps_, n_ * sizeof(DevWarpState), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    first_host_.assign(n_ + 1, 0);
+    for (size_t w = 0; w < n_; ++w) first_host_[w + 1] = first_host_[w] + st[w].calls + st[w].calls / 8 + 8;
+    check(cudaMemcpy(first_, first_host_.data(), (n_ + 1) * sizeof(unsigned long long), cudaMemcpyHostToDevice),
+          "cudaMemcpy");
+    cudaFree(recs_);
+    recs_ = nullptr;
+    check(cudaMalloc(&recs_, std::max<unsigned long long>(1, first_host_.back()) * sizeof(DevCall)), "cudaMalloc(records)");
+    check(cudaMemset(warps_, 0, std::max<size_t>(1, n_) * sizeof(DevWarpState)), "cudaMemset");
+    return {recs_, first_, warps_, overflow_};
+  }
+  // After pass 2: what each warp recorded.
+  Result collect() const {
+    if (!recs_) throw std::runtime_error("arc::TraceRecorder: collect() before the recording pass");
+    check(cudaDeviceSynchronize(), "recording pass");
+    Result r;
+    std::vector<DevWarpState> st(n_);
+    if (n_) check(cudaMemcpy(st.data(), warps_, n_ * sizeof(DevWarpState), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    r.recs.resize(first_host_.back());
+    if (!r.recs.empty())
+      check(cudaMemcpy(r.recs.data(), recs_, r.recs.size() * sizeof(DevCall), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(cudaMemcpy(&r.overflow, overflow_, sizeof(uint64_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    r.first.assign(first_host_.begin(), first_host_.end());
+    for (size_t w = 0; w < n_; ++w)
+      r.calls.push_back(std::min<uint64_t>(st[w].calls, first_host_[w + 1] - first_host_[w]));
+    return r;
+  }
+
+ private:
+  static void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string("arc::TraceRecorder: ") + what + ": " + cudaGetErrorString(e));
+  }
+  size_t n_;
+  DevWarpState* warps_ = nullptr;
+  unsigned long long* first_ = nullptr;
+  unsigned long long* overflow_ = nullptr;
+  DevCall* recs_ = nullptr;
+  std::vector<unsigned long long> first_host_;
 };
 
 }  // namespace arc
