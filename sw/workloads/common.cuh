@@ -66,50 +66,6 @@ class DevBuf {
   size_t n_ = 0, cap_ = 0;
 };
 
-// The device side of one trace capture (arc/trace_rec.cuh): per-warp recorder state, then,
-// after the counting pass, per-warp slot ranges (exclusive prefix sum of the counts, each
-// range 1/8 larger plus 8 slots, in case a warp's calls group differently the second time) and
-// the record buffer; finish() waits for the recording pass and collects what it wrote.
-class CaptureBuffers {
- public:
-  explicit CaptureBuffers(size_t warps) : warps_(warps), first_(warps + 1), overflow_(1), n_warps_(warps) {
-    warps_.zero();
-    overflow_.zero();
-  }
-  arc::TraceBuffers counting() const { return {nullptr, nullptr, warps_.get(), overflow_.get()}; }
-  // After the counting pass: slot ranges and the record buffer; the state is reset.
-  arc::TraceBuffers recording() {
-    ARC_CUDA(cudaDeviceSynchronize());
-    const std::vector<DevWarpState> st = warps_.download();
-    std::vector<unsigned long long> first(n_warps_ + 1, 0);
-    for (size_t w = 0; w < n_warps_; ++w) first[w + 1] = first[w] + st[w].calls + st[w].calls / 8 + 8;
-    first_.upload(first);
-    recs_.resize(first.back());
-    warps_.zero();
-    return {recs_.get(), first_.get(), warps_.get(), overflow_.get()};
-  }
-  CaptureResult finish(const DevBuf<float>& grad) const {
-    ARC_CUDA(cudaDeviceSynchronize());
-    CaptureResult r;
-    const std::vector<DevWarpState> st = warps_.download();
-    const std::vector<unsigned long long> first = first_.download();
-    r.first.assign(first.begin(), first.end());
-    for (size_t w = 0; w < n_warps_; ++w)
-      r.calls.push_back(std::min<uint64_t>(st[w].calls, first[w + 1] - first[w]));
-    r.overflow = overflow_.download()[0];
-    r.recs = recs_.download();
-    r.grads = grad.download();
-    return r;
-  }
-
- private:
-  DevBuf<DevWarpState> warps_;
-  DevBuf<unsigned long long> first_;
-  DevBuf<unsigned long long> overflow_;
-  DevBuf<DevCall> recs_;
-  size_t n_warps_;
-};
-
 class EventTimer {
  public:
   EventTimer() {
@@ -197,8 +153,9 @@ void dispatch_scalar(const std::string& name, F&& f) {
 
 inline unsigned div_up(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
-// One trace capture of a workload's backward kernel: `plain()` runs it untraced (zeroing the
-// gradients itself), `traced(tb)` launches the traced kernel, `zero()` clears the gradients.
+// One trace capture of a workload's backward kernel (arc::TraceRecorder, arc/trace_rec.cuh):
+// `plain()` runs it untraced (zeroing the gradients itself), `traced(tb)` launches the traced
+// kernel, `zero()` clears the gradients.
 // Times the untraced kernel (second of two runs), the counting pass and the recording pass, so
 // the recorder's own cost is known; the gradients returned are the recording pass's.
 template <class Plain, class Traced, class Zero>
@@ -208,19 +165,25 @@ CaptureResult run_capture(size_t warps, const DevBuf<float>& grad, Plain&& plain
   t.start();
   plain();
   const float untraced = t.stop();
-  CaptureBuffers cb(warps);
+  arc::TraceRecorder rec(warps);
   zero();
   t.start();
-  traced(cb.counting());
+  traced(rec.counting());
   ARC_LAUNCH();
   const float count = t.stop();
-  const arc::TraceBuffers tb = cb.recording();
+  const arc::TraceBuffers tb = rec.recording();
   zero();
   t.start();
   traced(tb);
   ARC_LAUNCH();
   const float record = t.stop();
-  CaptureResult r = cb.finish(grad);
+  arc::TraceRecorder::Result got = rec.collect();
+  CaptureResult r;
+  r.recs = std::move(got.recs);
+  r.first = std::move(got.first);
+  r.calls = std::move(got.calls);
+  r.overflow = got.overflow;
+  r.grads = grad.download();
   r.untraced_ms = untraced;
   r.count_ms = count;
   r.record_ms = record;
