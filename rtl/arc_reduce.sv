@@ -4,10 +4,13 @@
 // sum is bit-exact with SW-S on a GPU (leader starts from its own value) and with
 // arc::golden::serial_sum; a one-lane group is its value unchanged.
 //
-// Values are fetched lane by lane from the operand register through a combinational read port
-// (rf_lane_o -> rf_value_i, same cycle), as Figure 12's serial register-file fetch.
+// Values are fetched lane by lane through a register-file read port with a valid/ready
+// handshake (rf_valid_o, rf_lane_o -> rf_ready_i, rf_value_i: the value is taken in the
+// handshake cycle), as Figure 12's serial register-file fetch. An RF that is not ready delays
+// the next add; arc_subcore_top ties rf_ready_i to 1 when the values come from its operand
+// register (RfPort = 0).
 //
-// Cycle behaviour (tests/rtl/test_rtl_units.cpp, cosim/golden/rtl_timing.h):
+// Cycle behaviour with rf_ready_i = 1 (tests/rtl/test_rtl_units.cpp, cosim/golden/rtl_timing.h):
 //   - a group of n lanes accepted in cycle D loads its first lane in D, adds one lane per
 //     cycle in D+1 .. D+n-1, and offers the sum in cycle D+n (latency n, 1 lane/cycle);
 //   - the sum is held until out_ready_i; in_ready_o is high when idle or in the cycle the sum
@@ -27,7 +30,9 @@ module arc_reduce #(
   output logic                 in_ready_o,
   input  logic [AddrWidth-1:0] in_addr_i,
   input  logic [Lanes-1:0]     in_lane_mask_i,
-  // Operand read port (combinational).
+  // Operand read port (valid/ready; the value is taken in the handshake cycle).
+  output logic                 rf_valid_o,
+  input  logic                 rf_ready_i,
   output logic [IdxWidth-1:0]  rf_lane_o,
   input  logic [31:0]          rf_value_i,
   // Reduced atomic out.
@@ -45,6 +50,7 @@ module arc_reduce #(
   logic [Lanes-1:0]     mask_q;
   logic [AddrWidth-1:0] addr_q;
   logic [31:0]          acc_q;
+  logic                 first_q; // acc_q holds no lane yet (the RF was not ready at accept)
 
   logic adding;
   assign adding = busy_q && (rem_q != '0);
@@ -75,8 +81,10 @@ module arc_reduce #(
   assign idle_o          = !busy_q;
   assign in_ready_o      = !busy_q || (out_valid_o && out_ready_i);
 
-  logic accept;
-  assign accept = in_valid_i && in_ready_o;
+  logic accept, rd;
+  assign accept     = in_valid_i && in_ready_o;
+  assign rf_valid_o = adding || accept;
+  assign rd         = rf_valid_o && rf_ready_i;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -84,8 +92,8 @@ module arc_reduce #(
       rem_q  <= '0;
     end else if (accept) begin
       busy_q <= 1'b1;
-      rem_q  <= in_lane_mask_i & ~scan_onehot;
-    end else if (adding) begin
+      rem_q  <= rd ? (in_lane_mask_i & ~scan_onehot) : in_lane_mask_i;
+    end else if (rd) begin
       rem_q  <= rem_q & ~scan_onehot;
     end else if (out_valid_o && out_ready_i) begin
       busy_q <= 1'b0;
@@ -97,12 +105,13 @@ module arc_reduce #(
 
   always_ff @(posedge clk_i) begin
     if (accept) begin
-      addr_q <= in_addr_i;
-      mask_q <= in_lane_mask_i;
-      acc_q  <= rf_value_i;
-    end else if (adding) begin
-      acc_q  <= sum;
+      addr_q  <= in_addr_i;
+      mask_q  <= in_lane_mask_i;
+      first_q <= !rd;
+    end else if (rd) begin
+      first_q <= 1'b0;
     end
+    if (rd) acc_q <= (accept || first_q) ? rf_value_i : sum;
   end
 
 endmodule

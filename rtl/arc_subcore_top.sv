@@ -5,11 +5,21 @@
 //   instr -> [operand + config registers] -> arc_addr_match -> arc_sched -+-> arc_reduce -----+-> txn
 //                                                                        +-> arc_lane_issue -+
 //
-// Operand delivery: the register-file read of the instruction's value operand arrives with the
-// instruction, all 32 lanes (1024 bits) in the accept cycle, as an operand collector delivers
-// a warp register; it is held in one operand register that arc_reduce / arc_lane_issue read
-// one lane per cycle. Mode, threshold and the LSU/ROP-busy input are sampled in the same
-// accept cycle and hold for all of the instruction's groups.
+// Two configurations (parameter RfPort), the same transactions and, with rf_ready_i = 1, the
+// same cycles:
+//   RfPort = 0 (operand register): the instruction's value operand arrives with it, all lanes
+//     (32 x 32 bits) in the accept cycle on instr_value_i, as an operand collector delivers a
+//     warp register, and is held in an operand register that the units read one lane a cycle;
+//     the rf_* port is unused (rf_valid_o = 0).
+//   RfPort = 1 (the paper's design, section 5.3): no operand register; arc_reduce and
+//     arc_lane_issue read one lane per cycle through the rf_* register-file read port
+//     (valid/ready; rf_value_i is taken in the handshake cycle); instr_value_i is unused. The
+//     warp's source register must not change until the instruction's last transaction (the
+//     warp is held at the scoreboard, as for any instruction still reading its operands).
+// In both, arc_addr_match stands for the address-coalescing unit the LSU already has: it turns
+// the addresses into the groups' lane masks (cosim/area counts it as reused for RfPort = 1).
+// Mode, threshold and the LSU/ROP-busy input are sampled in the accept cycle and hold for all
+// of the instruction's groups.
 //
 // Output order = arc::golden::process(): groups lowest lane first; an LSU group as per-lane
 // atomics in ascending lane order, a reduced group as one (addr, serial sum, lane mask).
@@ -25,31 +35,38 @@
 //     behind it; nothing is dropped or duplicated.
 module arc_subcore_top #(
   parameter int AddrWidth = 32,
-  parameter int FTZ       = 1   // the reduction adder: 1 flushes subnormals (as red.add.f32)
+  parameter int FTZ       = 1,   // the reduction adder: 1 flushes subnormals (as red.add.f32)
+  parameter int RfPort    = 0,   // 0 operand register, 1 register-file read port (paper)
+  parameter int Lanes     = 32,  // warp width (formal proofs use fewer)
+  parameter int IdxWidth  = $clog2(Lanes)
 ) (
-  input  logic                    clk_i,
-  input  logic                    rst_ni,
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
   // atomred warp instruction: lane l's address at [l*AddrWidth +: AddrWidth], its value
-  // (binary32) at [l*32 +: 32]; only lanes set in instr_mask_i take part.
-  input  logic                    instr_valid_i,
-  output logic                    instr_ready_o,
-  input  logic [31:0]             instr_mask_i,
-  input  logic [32*AddrWidth-1:0] instr_addr_i,
-  input  logic [32*32-1:0]        instr_value_i,
+  // (binary32, RfPort = 0 only) at [l*32 +: 32]; only lanes set in instr_mask_i take part.
+  input  logic                       instr_valid_i,
+  output logic                       instr_ready_o,
+  input  logic [Lanes-1:0]           instr_mask_i,
+  input  logic [Lanes*AddrWidth-1:0] instr_addr_i,
+  input  logic [Lanes*32-1:0]        instr_value_i,
+  // Register-file read port of the value operand (RfPort = 1): lane rf_lane_o's value is
+  // rf_value_i in the cycle rf_valid_o && rf_ready_i.
+  output logic                       rf_valid_o,
+  input  logic                       rf_ready_i,
+  output logic [IdxWidth-1:0]        rf_lane_o,
+  input  logic [31:0]                rf_value_i,
   // Scheduler configuration and LSU/ROP stall status, sampled with the instruction.
-  input  logic [1:0]              mode_i,       // 0 never, 1 always, 2 threshold, 3 dynamic
-  input  logic [5:0]              threshold_i,  // reduce iff group size >= threshold (mode 2)
-  input  logic                    busy_i,       // LSU/ROP stalled: reduce (mode 3)
+  input  logic [1:0]                 mode_i,       // 0 never, 1 always, 2 threshold, 3 dynamic
+  input  logic [5:0]                 threshold_i,  // reduce iff group size >= threshold (mode 2)
+  input  logic                       busy_i,       // LSU/ROP stalled: reduce (mode 3)
   // Atomic transactions to the LSU.
-  output logic                    txn_valid_o,
-  input  logic                    txn_ready_i,
-  output logic                    txn_reduced_o,  // 1 = reduced group, 0 = per-lane atomic
-  output logic [AddrWidth-1:0]    txn_addr_o,
-  output logic [31:0]             txn_value_o,
-  output logic [31:0]             txn_lane_mask_o
+  output logic                       txn_valid_o,
+  input  logic                       txn_ready_i,
+  output logic                       txn_reduced_o,  // 1 = reduced group, 0 = per-lane atomic
+  output logic [AddrWidth-1:0]       txn_addr_o,
+  output logic [31:0]                txn_value_o,
+  output logic [Lanes-1:0]           txn_lane_mask_o
 );
-
-  localparam int Lanes = 32;
 
   // ------------------------------------------------------------ instruction accept
   logic match_idle, red_idle, lsu_idle, match_in_ready;
@@ -58,19 +75,16 @@ module arc_subcore_top #(
   logic accept;
   assign accept = instr_valid_i && instr_ready_o;
 
-  logic [32*32-1:0] value_q;
   logic [1:0]       mode_q;
   logic [5:0]       threshold_q;
   logic             busy_q;
   always_ff @(posedge clk_i) begin
     if (accept) begin
-      value_q     <= instr_value_i;
       mode_q      <= mode_i;
       threshold_q <= threshold_i;
       busy_q      <= busy_i;
     end
   end
-
   // ------------------------------------------------------------ address matcher
   logic                 grp_valid, grp_ready, grp_last;
   logic [AddrWidth-1:0] grp_addr;
@@ -119,12 +133,32 @@ module arc_subcore_top #(
   assign unused_sched = sched_reduce;
 
   // ------------------------------------------------------------ operand read port
-  // The scheduler never lets both units hold a group, so one read port serves both: the LSU
-  // issue unit reads while it holds lanes, the reduction unit otherwise.
-  logic [4:0]  red_lane, lsu_lane, rf_lane;
-  logic [31:0] rf_value;
-  assign rf_lane  = lsu_idle ? red_lane : lsu_lane;
-  assign rf_value = value_q[rf_lane*32 +: 32];
+  // The scheduler never lets both units hold a group, so one read port serves both: each unit
+  // requests only while it holds a group or accepts one.
+  logic [IdxWidth-1:0] red_lane, lsu_lane, rd_lane;
+  logic                red_rf_valid, lsu_rf_valid, rd_ready;
+  logic [31:0]         rd_value;
+  assign rd_lane = lsu_rf_valid ? lsu_lane : red_lane;
+
+  if (RfPort != 0) begin : g_rf_port
+    assign rf_valid_o = red_rf_valid || lsu_rf_valid;
+    assign rf_lane_o  = rd_lane;
+    assign rd_ready   = rf_ready_i;
+    assign rd_value   = rf_value_i;
+    logic unused_value;
+    assign unused_value = ^instr_value_i;
+  end else begin : g_operand_reg
+    logic [Lanes*32-1:0] value_q;
+    always_ff @(posedge clk_i) begin
+      if (accept) value_q <= instr_value_i;
+    end
+    assign rf_valid_o = 1'b0;
+    assign rf_lane_o  = '0;
+    assign rd_ready   = 1'b1;
+    assign rd_value   = value_q[rd_lane*32 +: 32];
+    logic unused_rf;
+    assign unused_rf = rf_ready_i ^ (^rf_value_i) ^ red_rf_valid;
+  end
 
   // ------------------------------------------------------------ reduction unit
   logic                 red_out_valid;
@@ -138,8 +172,10 @@ module arc_subcore_top #(
     .in_ready_o     (red_ready),
     .in_addr_i      (sched_addr),
     .in_lane_mask_i (sched_mask),
+    .rf_valid_o     (red_rf_valid),
+    .rf_ready_i     (rd_ready),
     .rf_lane_o      (red_lane),
-    .rf_value_i     (rf_value),
+    .rf_value_i     (rd_value),
     .out_valid_o    (red_out_valid),
     .out_ready_i    (txn_ready_i),
     .out_addr_o     (red_out_addr),
@@ -160,8 +196,10 @@ module arc_subcore_top #(
     .in_ready_o     (lsu_ready),
     .in_addr_i      (sched_addr),
     .in_lane_mask_i (sched_mask),
+    .rf_valid_o     (lsu_rf_valid),
+    .rf_ready_i     (rd_ready),
     .rf_lane_o      (lsu_lane),
-    .rf_value_i     (rf_value),
+    .rf_value_i     (rd_value),
     .out_valid_o    (lsu_out_valid),
     .out_ready_i    (txn_ready_i),
     .out_addr_o     (lsu_out_addr),

@@ -4,10 +4,13 @@
 #include <verilated_fst_c.h>
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "Varc_subcore_top_ftz0.h"
 #include "Varc_subcore_top_ftz1.h"
+#include "Varc_subcore_top_rf_ftz0.h"
+#include "Varc_subcore_top_rf_ftz1.h"
 #include "error.h"
 
 namespace arc::dut {
@@ -17,7 +20,7 @@ class SubcoreDut::Model {
  public:
   virtual ~Model() = default;
   virtual void load(const golden::WarpInstr& in, uint8_t mode, uint8_t thr, bool busy) = 0;
-  virtual void drive(bool rst_n, bool valid, bool ready) = 0;
+  virtual void drive(bool rst_n, bool valid, bool ready, bool rf_ready) = 0;
   virtual void edge() = 0;  // rising edge, then falling edge inputs stay
   virtual bool instr_ready() const = 0;
   virtual bool txn_valid() const = 0;
@@ -48,20 +51,26 @@ class ModelImpl final : public SubcoreDut::Model {
     for (int l = 0; l < golden::kLanes; ++l) {
       top_->instr_addr_i[l] = in.addr[l];
       top_->instr_value_i[l] = in.value[l];
+      pending_[l] = in.value[l];
     }
     top_->mode_i = mode;
     top_->threshold_i = thr;
     top_->busy_i = busy;
   }
-  void drive(bool rst_n, bool valid, bool ready) override {
+  void drive(bool rst_n, bool valid, bool ready, bool rf_ready) override {
     top_->clk_i = 0;
     top_->rst_ni = rst_n;
     top_->instr_valid_i = valid;
     top_->txn_ready_i = ready;
+    top_->rf_ready_i = rf_ready;
+    top_->eval();
+    // The register file (RfPort = 1): the held instruction's value of the lane asked for.
+    top_->rf_value_i = rf_[top_->rf_lane_o % golden::kLanes];
     top_->eval();
     if (fst_) fst_->dump(2 * time_);
   }
   void edge() override {
+    if (top_->instr_valid_i && top_->instr_ready_o) rf_ = pending_;  // the warp's register, held
     top_->clk_i = 1;
     top_->eval();
     if (fst_) fst_->dump(2 * time_ + 1);
@@ -79,6 +88,7 @@ class ModelImpl final : public SubcoreDut::Model {
   std::unique_ptr<M> top_;
   std::unique_ptr<VerilatedFstC> fst_;
   uint64_t time_ = 0;
+  std::array<uint32_t, golden::kLanes> pending_{}, rf_{};
 };
 
 }  // namespace
@@ -87,13 +97,18 @@ SubcoreDut::SubcoreDut(const SubcoreOptions& opt)
     : opt_(opt),
       rng_(opt.seed),
       ready_dist_(std::clamp(opt.out_ready_prob, 0.0, 1.0)),
-      valid_dist_(std::clamp(opt.in_valid_prob, 0.0, 1.0)) {
+      valid_dist_(std::clamp(opt.in_valid_prob, 0.0, 1.0)),
+      rf_ready_dist_(std::clamp(opt.rf_ready_prob, 0.0, 1.0)) {
   if (opt.out_ready_prob <= 0.0 || opt.in_valid_prob <= 0.0)
     throw Error("SubcoreDut: out_ready_prob and in_valid_prob must be > 0");
-  if (opt.ftz == fp::FtzMode::Flush) model_ = std::make_unique<ModelImpl<Varc_subcore_top_ftz1>>(opt.fst_path);
+  if (opt.rf_ready_prob <= 0.0) throw Error("SubcoreDut: rf_ready_prob must be > 0");
+  const bool flush = opt.ftz == fp::FtzMode::Flush;
+  if (opt.rf_port && flush) model_ = std::make_unique<ModelImpl<Varc_subcore_top_rf_ftz1>>(opt.fst_path);
+  else if (opt.rf_port) model_ = std::make_unique<ModelImpl<Varc_subcore_top_rf_ftz0>>(opt.fst_path);
+  else if (flush) model_ = std::make_unique<ModelImpl<Varc_subcore_top_ftz1>>(opt.fst_path);
   else model_ = std::make_unique<ModelImpl<Varc_subcore_top_ftz0>>(opt.fst_path);
   for (int i = 0; i < 2; ++i) {  // two reset cycles; cycle numbering starts after them
-    model_->drive(false, false, true);
+    model_->drive(false, false, true, true);
     model_->edge();
   }
 }
@@ -118,7 +133,8 @@ void SubcoreDut::load_front() {
 void SubcoreDut::step() {
   const bool offer = !queue_.empty() && (opt_.in_valid_prob >= 1.0 || valid_dist_(rng_));
   const bool ready = opt_.out_ready_prob >= 1.0 || ready_dist_(rng_);
-  model_->drive(true, offer, ready);
+  const bool rf_ready = opt_.rf_ready_prob >= 1.0 || rf_ready_dist_(rng_);
+  model_->drive(true, offer, ready, rf_ready);
   const bool accept = offer && model_->instr_ready();
   if (ready && model_->txn_valid()) {
     if (accepted_ == 0) throw Error("SubcoreDut: transaction before any instruction was accepted");

@@ -22,6 +22,11 @@ struct SubcoreOptions {
   double in_valid_prob = 1.0;            // P(a queued instruction is offered in a cycle)
   uint64_t seed = 1;                     // for the two random choices above
   std::string fst_path;                  // non-empty: write an FST waveform to this file
+  // The paper configuration (RfPort = 1): no operand register; the driver plays the register
+  // file, answering each rf_* read with the accepted instruction's lane value, ready with
+  // probability rf_ready_prob in a cycle (< 1: bank conflicts).
+  bool rf_port = false;
+  double rf_ready_prob = 1.0;
 };
 
 struct TimedTransaction {
@@ -70,7 +75,7 @@ class SubcoreDut {
   std::unique_ptr<Model> model_;
   std::deque<Pending> queue_;
   std::mt19937_64 rng_;
-  std::bernoulli_distribution ready_dist_, valid_dist_;
+  std::bernoulli_distribution ready_dist_, valid_dist_, rf_ready_dist_;
   uint64_t cycle_ = 0, pushed_ = 0, accepted_ = 0;
   std::vector<TimedTransaction> txns_;
   std::vector<uint64_t> accepts_;

@@ -32,6 +32,11 @@ class ArcUnitRtl : public ArcUnit {
     top_->txn_addr_o(txn_addr_);
     top_->txn_value_o(txn_value_);
     top_->txn_lane_mask_o(txn_mask_);
+    // The register-file read port of RfPort = 1; this model is RfPort = 0 (operand register).
+    top_->rf_valid_o(rf_valid_);
+    top_->rf_ready_i(rf_ready_);
+    top_->rf_lane_o(rf_lane_);
+    top_->rf_value_i(rf_value_);
     SC_THREAD(run);
   }
   ~ArcUnitRtl() override { top_->final(); }
@@ -109,6 +114,8 @@ class ArcUnitRtl : public ArcUnit {
   sc_core::sc_signal<uint32_t> instr_mask_{"instr_mask"}, mode_{"mode"}, threshold_{"threshold"},
       txn_addr_{"txn_addr"}, txn_value_{"txn_value"}, txn_mask_{"txn_mask"};
   sc_core::sc_signal<sc_dt::sc_bv<1024>> instr_addr_{"instr_addr"}, instr_value_{"instr_value"};
+  sc_core::sc_signal<bool> rf_valid_{"rf_valid"}, rf_ready_{"rf_ready"};
+  sc_core::sc_signal<uint32_t> rf_lane_{"rf_lane"}, rf_value_{"rf_value"};
 };
 
 }  // namespace

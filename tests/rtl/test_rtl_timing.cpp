@@ -13,9 +13,13 @@ namespace {
 using namespace arc::golden;
 using arc::fp::FtzMode;
 
-TEST(RtlTiming, TopMatchesScheduleCycleForCycle) {
+// Both configurations: the operand register (RfPort = 0) and the paper's register-file read
+// port (RfPort = 1, the port always ready) have the same cycles, rtl_timing::schedule().
+void check_top_timing(bool rf_port) {
   const uint64_t n = arc::test::env_count("ARCSIM_RTL_TIMING_VECTORS", 100'000);
-  arc::dut::SubcoreDut dut;
+  arc::dut::SubcoreOptions opt;
+  opt.rf_port = rf_port;
+  arc::dut::SubcoreDut dut(opt);
   std::vector<WarpCase> cases = directed_cases(FtzMode::Flush);
   WarpGen gen(0x71u);
   while (cases.size() < n) cases.push_back(gen.next(FtzMode::Flush));
@@ -44,10 +48,14 @@ TEST(RtlTiming, TopMatchesScheduleCycleForCycle) {
                     << (i + 1 < cases.size() ? " next accept +" + std::to_string(accepts[i + 1] - accepts[i]) : "");
     }
   }
-  std::printf("rtl timing (top vs rtl_timing::schedule): %llu passed, %llu failed\n",
-              static_cast<unsigned long long>(passed), static_cast<unsigned long long>(failed));
+  std::printf("rtl timing RfPort=%d (top vs rtl_timing::schedule): %llu passed, %llu failed\n",
+              static_cast<int>(rf_port), static_cast<unsigned long long>(passed),
+              static_cast<unsigned long long>(failed));
   EXPECT_EQ(failed, 0u);
 }
+
+TEST(RtlTiming, TopMatchesScheduleCycleForCycle) { check_top_timing(false); }
+TEST(RtlTiming, PaperRfPortMatchesScheduleCycleForCycle) { check_top_timing(true); }
 
 // Headline numbers, measured: a full-warp reduction, 32 per-lane atomics, an empty mask.
 TEST(RtlTiming, HeadlineNumbers) {

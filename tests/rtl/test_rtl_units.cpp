@@ -155,8 +155,9 @@ std::vector<GroupCase> random_groups(uint64_t seed, int n) {
   return v;
 }
 
-// Drives a group-consuming unit (arc_reduce or arc_lane_issue): each cycle the read port sees
-// the held group's values while the unit works, else the incoming group's.
+// Drives a group-consuming unit (arc_reduce or arc_lane_issue): the read port (always ready, as
+// the operand register of arc_subcore_top with RfPort = 0) answers from the incoming group's
+// values in the cycle the unit accepts it, else from the held group's.
 template <class M, class Out>
 void drive_units(Clocked<M>& h, const std::vector<GroupCase>& groups, double p, bool reduce,
                  std::vector<uint64_t>& accept_cycle, std::vector<Out>& got, uint64_t& stable_fail) {
@@ -174,9 +175,11 @@ void drive_units(Clocked<M>& h, const std::vector<GroupCase>& groups, double p, 
     h.m->in_valid_i = valid;
     const bool r = p >= 1.0 || ready(rng);
     h.m->out_ready_i = r;
+    h.m->rf_ready_i = 1;
     h.settle();
     const bool working = !h.m->idle_o && (!reduce || !h.m->out_valid_o);
-    const WarpInstr& src = groups[working ? held_idx : std::min(next, groups.size() - 1)].values;
+    const bool incoming = valid && h.m->in_ready_o;
+    const WarpInstr& src = groups[incoming ? next : held_idx].values;
     h.m->rf_value_i = src.value[h.m->rf_lane_o];
     h.m->eval();
     const Out o = Out::read(*h.m, working ? held_idx : 0);

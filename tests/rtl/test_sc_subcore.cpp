@@ -24,6 +24,8 @@ SC_MODULE(SubcoreBench) {
   sc_signal<uint32_t> mask{"mask"}, mode{"mode"}, thr{"thr"}, txn_addr{"txn_addr"}, txn_value{"txn_value"},
       txn_mask{"txn_mask"};
   sc_signal<sc_bv<1024>> addr{"addr"}, value{"value"};
+  sc_signal<bool> rf_valid{"rf_valid"}, rf_ready{"rf_ready"};  // RfPort = 1 only: unused here
+  sc_signal<uint32_t> rf_lane{"rf_lane"}, rf_value{"rf_value"};
   std::unique_ptr<Vsc_subcore_top> dut;
   std::vector<WarpCase> cases;
   std::vector<std::vector<Transaction>> got;
@@ -46,6 +48,10 @@ SC_MODULE(SubcoreBench) {
     dut->txn_addr_o(txn_addr);
     dut->txn_value_o(txn_value);
     dut->txn_lane_mask_o(txn_mask);
+    dut->rf_valid_o(rf_valid);
+    dut->rf_ready_i(rf_ready);
+    dut->rf_lane_o(rf_lane);
+    dut->rf_value_i(rf_value);
     SC_THREAD(drive);
   }
 

@@ -15,6 +15,7 @@ using arc::fp::FtzMode;
 
 struct Pressure {
   double ready, valid;
+  double rf_ready = 0.0;  // > 0: the paper configuration (RfPort = 1), its RF ready this often
 };
 
 class SubcoreBackpressure : public ::testing::TestWithParam<Pressure> {};
@@ -27,6 +28,8 @@ TEST_P(SubcoreBackpressure, NothingLostDuplicatedOrReordered) {
     opt.ftz = ftz;
     opt.out_ready_prob = p.ready;
     opt.in_valid_prob = p.valid;
+    opt.rf_port = p.rf_ready > 0.0;
+    if (opt.rf_port) opt.rf_ready_prob = p.rf_ready;
     opt.seed = 77 + static_cast<uint64_t>(ftz);
     arc::dut::SubcoreDut dut(opt);
     arc::test::CheckCounts counts;
@@ -49,10 +52,14 @@ TEST_P(SubcoreBackpressure, NothingLostDuplicatedOrReordered) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Pressures, SubcoreBackpressure,
-                         ::testing::Values(Pressure{0.5, 1.0}, Pressure{0.1, 0.3}, Pressure{0.9, 0.5}),
+                         ::testing::Values(Pressure{0.5, 1.0}, Pressure{0.1, 0.3}, Pressure{0.9, 0.5}, Pressure{0.5, 0.7, 0.4},
+                                           Pressure{1.0, 1.0, 0.2}),
                          [](const auto& info) {
                            return "Ready" + std::to_string(static_cast<int>(info.param.ready * 100)) + "Valid" +
-                                  std::to_string(static_cast<int>(info.param.valid * 100));
+                                  std::to_string(static_cast<int>(info.param.valid * 100)) +
+                                  (info.param.rf_ready > 0.0
+                                       ? "RfReady" + std::to_string(static_cast<int>(info.param.rf_ready * 100))
+                                       : std::string());
                          });
 
 }  // namespace

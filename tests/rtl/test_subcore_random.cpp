@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include "test_env.h"
 
@@ -11,13 +13,15 @@ namespace {
 
 using arc::fp::FtzMode;
 
-class SubcoreRandom : public ::testing::TestWithParam<FtzMode> {};
+// (FTZ mode, RfPort): both configurations of arc_subcore_top, both adder modes.
+class SubcoreRandom : public ::testing::TestWithParam<std::pair<FtzMode, bool>> {};
 
 TEST_P(SubcoreRandom, MatchesGoldenBitForBit) {
-  const FtzMode ftz = GetParam();
+  const FtzMode ftz = GetParam().first;
   const uint64_t n = arc::test::env_count("ARCSIM_RTL_VECTORS", 1'000'000);
   arc::dut::SubcoreOptions opt;
   opt.ftz = ftz;
+  opt.rf_port = GetParam().second;
   arc::dut::SubcoreDut dut(opt);
   arc::test::CheckCounts directed, random;
   arc::test::run_and_check(dut, arc::golden::directed_cases(ftz), directed);
@@ -30,6 +34,7 @@ TEST_P(SubcoreRandom, MatchesGoldenBitForBit) {
   }
   for (const auto* c : {&directed, &random})
     for (const auto& f : c->first_failures) ADD_FAILURE() << f;
+  std::printf("RfPort=%d ", static_cast<int>(opt.rf_port));
   std::printf("subcore_top FTZ=%d directed: %llu passed, %llu failed\n", static_cast<int>(ftz),
               static_cast<unsigned long long>(directed.passed), static_cast<unsigned long long>(directed.failed));
   std::printf("subcore_top FTZ=%d random: %llu passed, %llu failed (%llu transactions, %llu cycles)\n",
@@ -41,7 +46,12 @@ TEST_P(SubcoreRandom, MatchesGoldenBitForBit) {
   EXPECT_GT(directed.passed, 50u);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothModes, SubcoreRandom, ::testing::Values(FtzMode::Flush, FtzMode::Keep),
-                         [](const auto& info) { return info.param == FtzMode::Flush ? "Ftz1" : "Ftz0"; });
+INSTANTIATE_TEST_SUITE_P(BothModes, SubcoreRandom,
+                         ::testing::Values(std::pair{FtzMode::Flush, false}, std::pair{FtzMode::Keep, false},
+                                           std::pair{FtzMode::Flush, true}, std::pair{FtzMode::Keep, true}),
+                         [](const auto& info) {
+                           return std::string(info.param.first == FtzMode::Flush ? "Ftz1" : "Ftz0") +
+                                  (info.param.second ? "RfPort" : "");
+                         });
 
 }  // namespace
