@@ -1,12 +1,9 @@
 // Child-process Yosys runs with a content-addressed cache (see synth_runner.h).
 #include "synth_runner.h"
 
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +11,7 @@
 #include <sstream>
 
 #include "error.h"
+#include "proc.h"
 #include "sha256.h"
 
 namespace arc::area {
@@ -30,23 +28,6 @@ std::string read_file(const fs::path& p) {
 }
 
 // A temporary file that removes itself.
-struct TempFile {
-  std::string path;
-  int fd = -1;
-  TempFile() {
-    std::string tmpl = (fs::temp_directory_path() / "arcsim-area-XXXXXX").string();
-    fd = ::mkstemp(tmpl.data());
-    if (fd < 0) throw Error("cannot create a temporary file in " + fs::temp_directory_path().string());
-    path = tmpl;
-  }
-  ~TempFile() {
-    if (fd >= 0) ::close(fd);
-    ::unlink(path.c_str());
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-};
-
 std::string first_error_line(const std::string& err, const std::string& out) {
   for (const std::string* s : {&err, &out}) {
     std::istringstream in(*s);
@@ -64,30 +45,18 @@ std::string first_error_line(const std::string& err, const std::string& out) {
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
-  TempFile out, err;
-  const pid_t pid = ::fork();
-  if (pid < 0) throw Error("fork failed while starting " + argv.at(0));
-  if (pid == 0) {
-    ::dup2(out.fd, 1);
-    ::dup2(err.fd, 2);
-    for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    const std::string msg = "cannot execute " + argv[0] + "\n";
-    if (::write(2, msg.data(), msg.size()) < 0) {
-    }
-    ::_exit(127);
+  // arcsim's one fork/exec helper (cosim/common/proc.h); extra variables go through /usr/bin/env.
+  std::vector<std::string> full;
+  if (!env.empty()) {
+    full.push_back("/usr/bin/env");
+    for (const auto& [k, v] : env) full.push_back(k + "=" + v);
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw Error("waitpid failed for " + argv[0]);
-  }
+  full.insert(full.end(), argv.begin(), argv.end());
+  const Captured c = run_capture(full, "", fs::temp_directory_path().string());
   ProcessResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(out.path);
-  r.err = read_file(err.path);
+  r.exit_code = c.exit.signal ? 128 + c.exit.signal : c.exit.code;
+  r.out = c.out;
+  r.err = c.err;
   return r;
 }
 
