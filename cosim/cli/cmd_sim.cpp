@@ -77,9 +77,10 @@ void run(const Options& o) {
     waves.push_back({"--wave", s.wave_path});
   }
   arc::check_outputs({{"--trace", o.trace_path}, {"--config", o.config_file}}, waves);
-  const arc::trace::Trace trace = arc::trace::read_trace(o.trace_path);
+  // Pass 1 once, here; each mode's child streams the file again (pass 2) while it simulates.
+  const arc::sim::TraceSummary summary = arc::sim::summarize(o.trace_path);
   std::vector<RunResult> runs;
-  for (const auto& s : specs) runs.push_back(run_isolated(s, trace));
+  for (const auto& s : specs) runs.push_back(run_isolated(s, o.trace_path, summary));
 
   ReportInput in;
   in.gpu_name = base.gpu.name;
@@ -91,6 +92,7 @@ void run(const Options& o) {
   in.subcores_per_sm = static_cast<uint64_t>(base.gpu.subcores_per_sm);
   in.rop_ops_per_cycle = static_cast<uint64_t>(base.gpu.rop_ops_per_cycle);
   in.clock_ghz = base.gpu.clock_ghz;
+  in.scan_seconds = summary.scan_seconds;
   in.sw_overhead = static_cast<uint32_t>(base.gpu.sw_overhead);
   in.config = arc::config::resolved_json(base.gpu, base.knobs);
   if (o.json) std::cout << report_json(in, specs, runs).dump(2) << "\n";

@@ -196,8 +196,8 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   gen->add_option("--sharing", go->sharing,
                   "addresses: same, k (<= --k distinct), distinct, pool (--pool consecutive words), mix "
-                  "(same with --p-same, else k)")
-      ->check(CLI::IsMember({"same", "k", "distinct", "pool", "mix"}))
+                  "(same with --p-same, else k), line (lane l on word l % k of one random 128-byte line)")
+      ->check(CLI::IsMember({"same", "k", "distinct", "pool", "mix", "line"}))
       ->capture_default_str();
   gen->add_option("--k", c.k, "k: addresses per instruction")
       ->transform(gen_check("k"))

@@ -40,6 +40,17 @@ const std::vector<ParamSpec>& gpu_params() {
        &G::lsu_queue_depth},
       {"lsu_issue_per_cycle", Kind::Int, "requests/cycle", "1", "requests the LSU forwards to the crossbar per cycle",
        1, 64, {}, &G::lsu_issue_per_cycle},
+      {"coalesce_bytes", Kind::Int, "bytes", "0",
+       "granule in which the LSU coalesces a warp's word updates into one request (lanes on one word stay "
+       "separate rounds); 0 = one request per lane or reduced sum",
+       0, 4096, {}, &G::coalesce_bytes},
+      {"flit_bytes", Kind::Int, "bytes", "32",
+       "bytes a crossbar flit carries; an SM link, crossbar output or ROP input moves its flits/cycle x this; an "
+       "uncoalesced request is one flit",
+       4, 4096, {}, &G::flit_bytes},
+      {"request_header_bytes", Kind::Int, "bytes", "28",
+       "bytes of a coalesced request round besides its words (a round of w words is this + 4 w bytes)", 0, 4096,
+       {}, &G::request_header_bytes},
       {"icnt_latency", Kind::Int, "cycles", "20", "SM-to-L2 crossbar latency, one way", 0, 100000, {},
        &G::icnt_latency},
       {"icnt_flits_per_cycle", Kind::Int, "flits/cycle", "1", "crossbar flits accepted per cycle per SM port", 1, 64,
@@ -327,6 +338,11 @@ void validate(const ModelKnobs& knobs, const GpuConfig& gpu) {
                 std::to_string(gpu.lsu_queue_depth));
   if (knobs.rop_slice_bytes & (knobs.rop_slice_bytes - 1))
     throw Error("rop_slice_bytes " + std::to_string(knobs.rop_slice_bytes) + " is not a power of two");
+  if (gpu.coalesce_bytes != 0 && (gpu.coalesce_bytes < 4 || (gpu.coalesce_bytes & (gpu.coalesce_bytes - 1))))
+    throw Error("coalesce_bytes " + std::to_string(gpu.coalesce_bytes) + " is not 0 or a power of two >= 4");
+  if (gpu.coalesce_bytes > 0 && gpu.request_header_bytes + 4 < gpu.flit_bytes)
+    throw Error("request_header_bytes " + std::to_string(gpu.request_header_bytes) + " + 4 is less than flit_bytes " +
+                std::to_string(gpu.flit_bytes) + ": a one-word request would cost less than the one flit it is");
 }
 
 namespace {

@@ -34,6 +34,9 @@ struct GpuConfig {
   // Load-store path
   std::int64_t lsu_queue_depth = 0;      // MIO/LSU queue entries per SM
   std::int64_t lsu_issue_per_cycle = 0;  // requests the LSU forwards per cycle
+  std::int64_t coalesce_bytes = 0;       // granule a warp's word updates coalesce in (0 = one request per lane)
+  std::int64_t flit_bytes = 32;          // bytes per crossbar flit (one per-lane request)
+  std::int64_t request_header_bytes = 28;  // bytes of a coalesced request round besides its 4-byte words
   std::int64_t icnt_latency = 0;         // SM-to-L2 crossbar latency, cycles
   std::int64_t icnt_flits_per_cycle = 0; // crossbar flits accepted per cycle per SM
   // L2 atomic (ROP) units

@@ -22,6 +22,7 @@ namespace arc::sim {
 struct ArcUnitSetup {
   uint32_t sm = 0;
   golden::SchedConfig sched;
+  uint32_t request_bytes = 32;  // what one transaction's request costs on the links (coalesce.h)
 };
 
 class ArcUnit : public sc_core::sc_module {
@@ -41,7 +42,9 @@ class ArcUnit : public sc_core::sc_module {
       ++stats_.groups_reduced_in_core;
       stats_.lane_adds_in_core += static_cast<uint64_t>(__builtin_popcount(t.lane_mask)) - 1;
     }
-    return Packet{Request{t.addr, t.value, 0, setup_.sm, static_cast<uint32_t>(__builtin_popcount(t.lane_mask))}};
+    Request r{LaneOp{t.addr, t.value, static_cast<uint32_t>(__builtin_popcount(t.lane_mask))}, setup_.sm};
+    r.bytes = setup_.request_bytes;
+    return Packet{std::move(r)};
   }
   static golden::WarpInstr warp_instr(const trace::Instr& in) {
     golden::WarpInstr w;

@@ -99,6 +99,7 @@ class ArcUnitRtl : public ArcUnit {
       txn_ready_.write(can_out);
       if (have_in && ready) {
         in.pop(now);
+        driven_ = nullptr;  // the next instruction may reuse the sub-core's buffer: drive it anew
         if (b) ++stats_.instrs_seen_busy;
       }
       edge();

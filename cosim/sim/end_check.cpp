@@ -22,39 +22,31 @@ double as_double(uint32_t bits) {
   return static_cast<double>(f);
 }
 
-// Each word of the image against the exact (double) sum of the trace's updates to it: any two
-// summation orders of n binary32 terms differ from the exact sum by at most (n-1) u sum|v|
-// (u = 2^-24, to first order; doubled for margin), plus n 2^-126 for flushed subnormals. A lost
-// or duplicated update of any normal value breaks it. Words with a non-finite sum are skipped.
-void check_values(const trace::Trace& t, const golden::MemoryImage& image) {
-  const size_t words = t.header.buffer_words;
-  std::vector<double> sum(words, 0.0), abs_sum(words, 0.0);
-  std::vector<uint32_t> n(words, 0);
-  for (const trace::Instr& in : t.instrs)
-    for (uint32_t m = in.active_mask; m; m &= m - 1) {
-      const int l = __builtin_ctz(m);
-      const double v = as_double(in.value[l]);
-      sum[in.addr[l]] += v;
-      abs_sum[in.addr[l]] += std::fabs(v);
-      ++n[in.addr[l]];
-    }
+// Each word of the image against the exact (double) sum of the trace's updates to it (from
+// the first pass over the trace, TraceSummary): any two summation orders of n binary32 terms
+// differ from the exact sum by at most (n-1) u sum|v| (u = 2^-24, to first order; doubled for
+// margin), plus n 2^-126 for flushed subnormals. A lost or duplicated update of any normal
+// value breaks it. Words with a non-finite sum are skipped.
+void check_values(const TraceSummary& t, const golden::MemoryImage& image) {
   const auto& img = image.words();
-  for (size_t w = 0; w < words; ++w) {
-    if (!std::isfinite(sum[w]) || !std::isfinite(abs_sum[w]) || fp::is_nan(img[w])) continue;
+  for (size_t w = 0; w < img.size(); ++w) {
+    const double sum = t.word_sum[w], abs_sum = t.word_abs_sum[w];
+    const uint32_t n = t.word_updates[w];
+    if (!std::isfinite(sum) || !std::isfinite(abs_sum) || fp::is_nan(img[w])) continue;
     const double got = as_double(img[w]);
-    const double bound = 2.0 * (n[w] ? n[w] - 1 : 0) * 0x1.0p-24 * abs_sum[w] + n[w] * 0x1.0p-126;
+    const double bound = 2.0 * (n ? n - 1 : 0) * 0x1.0p-24 * abs_sum + n * 0x1.0p-126;
     // A partial sum can overflow on the way to a finite total only if sum|v| is near FLT_MAX.
-    const bool off = std::isinf(got) ? abs_sum[w] < 3.0e38 : std::fabs(got - sum[w]) > bound;
+    const bool off = std::isinf(got) ? abs_sum < 3.0e38 : std::fabs(got - sum) > bound;
     if (off)
       broken(fmt::format("gradient word {} holds {:.9g}, but the trace's {} updates to it sum to {:.9g} (bound {:.3g}): "
                          "an update was lost or applied twice",
-                         w, got, n[w], sum[w], bound));
+                         w, got, n, sum, bound));
   }
 }
 
 }  // namespace
 
-void GpuModel::check_end(const Workload& work, const trace::Trace& trace) const {
+void GpuModel::check_end(const Workload& work, const TraceSummary& trace) const {
   const Stats& s = stats_;
   if (s.instructions != work.instructions)
     broken(fmt::format("{} of the trace's {} warp instructions issued: a unit stopped waking up before its work was done",
@@ -64,9 +56,9 @@ void GpuModel::check_end(const Workload& work, const trace::Trace& trace) const 
   if (s.rop_ops + s.lane_adds_in_core != s.lane_updates)
     broken(fmt::format("lane updates are not conserved: {} ROP ops + {} in-core adds != {} lane updates", s.rop_ops,
                        s.lane_adds_in_core, s.lane_updates));
-  if (s.requests_to_l2 != s.rop_ops)
+  if (s.requests_to_l2 != s.rop_requests)
     broken(fmt::format("{} requests entered the crossbar but {} were performed at the ROP units", s.requests_to_l2,
-                       s.rop_ops));
+                       s.rop_requests));
   for (size_t i = 0; i < subcores_.size(); ++i)
     if (!subcores_[i]->drained()) broken(fmt::format("sub-core {} still holds warps", subcores_[i]->name()));
   for (const auto& a : arcs_)
@@ -77,9 +69,9 @@ void GpuModel::check_end(const Workload& work, const trace::Trace& trace) const 
   for (const auto& r : rops_)
     if (!r->drained()) broken(fmt::format("ROP unit {} still holds requests", r->name()));
   for (size_t w = 0; w < arrived_.size(); ++w)
-    if (arrived_[w] != work.word_updates[w])
+    if (arrived_[w] != trace.word_updates[w])
       broken(fmt::format("gradient word {} received {} lane updates, the trace sends it {}", w, arrived_[w],
-                         work.word_updates[w]));
+                         trace.word_updates[w]));
   if (!trace.header.timing_only) check_values(trace, image_);
 }
 

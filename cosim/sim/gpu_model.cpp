@@ -9,14 +9,15 @@
 
 namespace arc::sim {
 
-GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trace::Trace& trace,
-                   const Workload& work)
+GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const TraceSummary& trace,
+                   const Workload& work, InstrSource& source)
     : sc_module(name),
       spec_(spec),
       image_(trace.header.buffer_words),
       arrived_(trace.header.buffer_words, 0),
+      // A coalesced request goes to one unit: the hash slices on at least the coalescing granule.
       hash_(spec.gpu.addr_hash, static_cast<uint32_t>(spec.gpu.rop_units),
-            static_cast<uint32_t>(spec.knobs.rop_slice_bytes)) {
+            static_cast<uint32_t>(std::max(spec.knobs.rop_slice_bytes, spec.gpu.coalesce_bytes))) {
   const auto& g = spec.gpu;
   const uint32_t sms = static_cast<uint32_t>(g.sms), per_sm = static_cast<uint32_t>(g.subcores_per_sm);
   log_.enabled = spec.record_commits;
@@ -27,6 +28,9 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   rs.latency = static_cast<uint32_t>(g.rop_latency);
   rs.same_addr_interval = static_cast<uint32_t>(spec.knobs.rop_same_addr_interval);
   rs.window = static_cast<uint32_t>(spec.knobs.rop_window);
+  rs.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
+  rs.coalesced = g.coalesce_bytes > 0;
+  stats_.flit_bytes = static_cast<uint64_t>(g.flit_bytes);
   for (int64_t r = 0; r < g.rop_units; ++r)
     rops_.push_back(std::make_unique<RopUnit>(fmt::format("rop{}", r).c_str(), static_cast<uint32_t>(r), rs, image_, log_,
                                              arrived_, stats_));
@@ -37,6 +41,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   is.flits_per_cycle = static_cast<uint32_t>(g.icnt_flits_per_cycle);
   is.latency = static_cast<uint32_t>(g.icnt_latency);
   is.eject_per_cycle = static_cast<uint32_t>(spec.knobs.icnt_eject_per_cycle);
+  is.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
   is.input_depth = std::max<uint32_t>(is.flits_per_cycle, static_cast<uint32_t>(g.lsu_issue_per_cycle));
   icnt_ = std::make_unique<Icnt>("icnt", is);
   for (size_t r = 0; r < rops_.size(); ++r) {
@@ -58,10 +63,14 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
   ss.sws_per_lane = static_cast<uint32_t>(spec.knobs.sws_cycles_per_lane);
   ss.threshold = spec.threshold;
   ss.sw_ftz = trace.header.reduce_ftz ? fp::FtzMode::Flush : fp::FtzMode::Keep;
+  ss.coalesce.granule_words = static_cast<uint32_t>(g.coalesce_bytes / 4);
+  ss.coalesce.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
+  ss.coalesce.header_bytes = static_cast<uint32_t>(g.request_header_bytes);
   ArcUnitSetup as;
   as.sched.mode = spec.sched;
   as.sched.threshold = spec.threshold;
   as.sched.adder_ftz = fp::FtzMode::Flush;  // the RTL top is built with FTZ=1 (red.add.f32)
+  as.request_bytes = g.coalesce_bytes > 0 ? round_bytes(1, ss.coalesce) : static_cast<uint32_t>(g.flit_bytes);
   as.sched.arith = fp::Arith::Native;       // fast level: host FPU sums (the RTL level uses its adder)
 
   for (uint32_t sm = 0; sm < sms; ++sm) {
@@ -74,7 +83,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trac
       ss.sm = sm;
       ss.subcore = sm * per_sm + s;
       ss.plant_lost_wakeup = spec.plant_lost_wakeup && sm == 0 && s == 0;
-      auto sc = std::make_unique<SubCore>(fmt::format("sm{}_sc{}", sm, s).c_str(), ss, work.at(sm, s), stats_);
+      auto sc = std::make_unique<SubCore>(fmt::format("sm{}_sc{}", sm, s).c_str(), ss, work.at(sm, s), source, stats_);
       Link<Packet>& port = *lsu->ports[s];
       if (spec.mode == Mode::ArcHw) {
         as.sm = sm;

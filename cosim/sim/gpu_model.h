@@ -24,7 +24,8 @@ namespace arc::sim {
 
 class GpuModel : public sc_core::sc_module {
  public:
-  GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const trace::Trace& trace, const Workload& work);
+  GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const TraceSummary& trace, const Workload& work,
+           InstrSource& source);
 
   // Called after sc_start() returns: closes the integrals and fills total_cycles.
   void finish();
@@ -33,7 +34,7 @@ class GpuModel : public sc_core::sc_module {
   // requests sent = requests performed, every queue drained, and (when the trace has values)
   // each word of the image within the summation-order bound of the trace's exact sum. Throws
   // arc::Error with one line naming the first broken invariant.
-  void check_end(const Workload& work, const trace::Trace& trace) const;
+  void check_end(const Workload& work, const TraceSummary& trace) const;
   const Stats& stats() const { return stats_; }
   const golden::MemoryImage& image() const { return image_; }
   const CommitLog& commits() const { return log_; }

@@ -5,7 +5,7 @@
 namespace arc::sim {
 
 Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
-    : sc_module(name), setup_(setup), listed_(setup.sms, 0), eject_cycle_(setup.rops, 0), eject_count_(setup.rops, 0) {
+    : sc_module(name), setup_(setup), listed_(setup.sms, 0), sm_slot_(setup.sms, 0), eject_slot_(setup.rops, 0) {
   for (uint32_t i = 0; i < setup.sms; ++i) from_sm.push_back(std::make_unique<Link<Request>>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   SC_METHOD(step);
@@ -15,11 +15,13 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
 
 void Icnt::step() {
   const Cycle now = now_cycle();
-  const Cycle arrive_min = now + std::max<uint32_t>(setup_.latency, 1);
+  const uint64_t F = uint64_t{setup_.flits_per_cycle} * setup_.flit_bytes;
+  const uint64_t E = uint64_t{setup_.eject_per_cycle} * setup_.flit_bytes;
+  const Cycle lat = std::max<uint32_t>(setup_.latency, 1);
   Cycle next = kNever;
   // Visit the SMs with flits in round-robin order from rr_ (sorted, so the order never depends
   // on which LSU ran first in a cycle).
-  std::sort(active_.begin(), active_.end());
+  if (!std::is_sorted(active_.begin(), active_.end())) std::sort(active_.begin(), active_.end());
   const auto first = std::lower_bound(active_.begin(), active_.end(), rr_);
   std::rotate(active_.begin(), first, active_.end());
   size_t keep = 0;
@@ -27,24 +29,25 @@ void Icnt::step() {
     const uint32_t sm = active_[k];
     Link<Request>& in = *from_sm[sm];
     bool blocked = false;
-    for (uint32_t f = 0; f < setup_.flits_per_cycle && in.ready(now); ++f) {
-      const uint32_t rop = in.front().rop;
+    uint64_t& slot = sm_slot_[sm];
+    while (in.ready(now) && std::max<uint64_t>(slot, now * F) < (now + 1) * F) {
+      const Request& r = in.front();
+      const uint32_t rop = r.rop;
       Link<Request>& out = *to_rop[rop];
       if (!out.can_push(now)) {
         blocked = true;  // the ROP's pop wakes us
         break;
       }
-      // Ejection: at most eject_per_cycle deliveries per ROP port per cycle, in order.
-      Cycle at = std::max(arrive_min, eject_cycle_[rop]);
-      if (at == eject_cycle_[rop] && eject_count_[rop] >= setup_.eject_per_cycle) ++at;
-      if (at != eject_cycle_[rop]) {
-        eject_cycle_[rop] = at;
-        eject_count_[rop] = 0;
-      }
-      ++eject_count_[rop];
+      const uint64_t s = std::max<uint64_t>(slot, now * F);
+      slot = s + r.bytes;
+      const Cycle left = (slot - 1) / F;  // the cycle its last byte leaves the SM
+      // Ejection: at most eject_per_cycle flits per ROP port per cycle, in order.
+      const uint64_t es = std::max<uint64_t>(eject_slot_[rop], (now + lat) * E);
+      eject_slot_[rop] = es + r.bytes;
+      const Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, left + lat);
       out.push(now, in.pop(now), at - now);
     }
-    if (in.ready(now) && !blocked) next = std::min(next, now + 1);
+    if (in.ready(now) && !blocked) next = std::min<Cycle>(next, std::max<Cycle>(now + 1, slot / F));
     else if (!in.ready(now)) next = std::min(next, in.next_ready());
     if (in.empty()) listed_[sm] = 0;
     else active_[keep++] = sm;

@@ -1,10 +1,12 @@
-// Icnt: the SM-to-L2 crossbar. Requests are one flit each.
-//  - Inputs: one Link per SM (filled by that SM's LSU). Each cycle the crossbar takes up to
-//    icnt_flits_per_cycle flits from each SM input, in order (a head whose ROP unit has no
-//    free input entry blocks its SM: credit-based flow control), SMs served round-robin.
-//  - Each flit arrives at its ROP unit icnt_latency cycles later (at least 1), and each
-//    output port delivers at most icnt_eject_per_cycle flits per cycle (contention at a hot
-//    L2 slice queues there, in the order the flits entered).
+// Icnt: the SM-to-L2 crossbar. A request is Request::bytes long (one flit unless coalesced).
+//  - Inputs: one Link per SM (filled by that SM's LSU). Each SM's link carries
+//    icnt_flits_per_cycle x flit_bytes bytes per cycle: requests leave in order, each taking
+//    its bytes of that budget (a head whose ROP unit has no free input entry blocks its SM:
+//    credit-based flow control), SMs served round-robin.
+//  - A request arrives at its ROP unit icnt_latency cycles (at least 1) after its last flit
+//    left, and each output port delivers at most icnt_eject_per_cycle flits per cycle
+//    (contention at a hot L2 slice queues there, in the order the requests entered), bytes
+//    again: a flit is flit_bytes.
 //  - Credits: a ROP unit's input Link counts flits in flight to it, so the crossbar never
 //    sends more than the ROP can buffer; a ROP that stops draining stalls the SMs that
 //    target it, which fills their LSU queues: that is the back-pressure the ARC scheduler sees.
@@ -25,6 +27,7 @@ struct IcntSetup {
   uint32_t flits_per_cycle = 1;
   uint32_t latency = 20;
   uint32_t eject_per_cycle = 1;
+  uint32_t flit_bytes = 32;
   uint32_t input_depth = 2;  // flits buffered at each SM input
 };
 
@@ -56,8 +59,10 @@ class Icnt : public sc_core::sc_module {
   uint32_t rr_ = 0;
   std::vector<uint32_t> active_;  // SMs whose input may hold flits
   std::vector<char> listed_;
-  std::vector<Cycle> eject_cycle_;     // per ROP: the cycle of its latest delivery
-  std::vector<uint32_t> eject_count_;  // deliveries scheduled in that cycle
+  // Byte slots (slot = cycle x bytes per cycle + k): the next free one of each SM's link and
+  // of each ROP port's ejection.
+  std::vector<uint64_t> sm_slot_;
+  std::vector<uint64_t> eject_slot_;
 };
 
 }  // namespace arc::sim

@@ -3,6 +3,7 @@
 #include "icnt.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace arc::sim {
 
@@ -37,9 +38,9 @@ void Lsu::step() {
   account(now);
   // 1. Forward from the head, in order, while the crossbar input takes requests.
   for (uint32_t k = 0; k < setup_.issue_per_cycle && !queue_.empty() && to_icnt->can_push(now); ++k) {
-    Request r = queue_.front();
+    Request r = std::move(queue_.front());
     queue_.pop_front();
-    r.rop = hash_(r.addr);
+    r.rop = hash_(r.addr());
     to_icnt->push(now, r);
     icnt->pushed(setup_.sm);
     ++stats_.requests_to_l2;
@@ -61,8 +62,8 @@ void Lsu::step() {
     }
     Packet& pk = port.front_mut();
     const size_t take = std::min(room, pk.size() - taken_[p]);
-    queue_.insert(queue_.end(), pk.begin() + static_cast<std::ptrdiff_t>(taken_[p]),
-                  pk.begin() + static_cast<std::ptrdiff_t>(taken_[p] + take));
+    queue_.insert(queue_.end(), std::make_move_iterator(pk.begin() + static_cast<std::ptrdiff_t>(taken_[p])),
+                  std::make_move_iterator(pk.begin() + static_cast<std::ptrdiff_t>(taken_[p] + take)));
     taken_[p] += take;
     if (taken_[p] == pk.size()) {
       port.pop(now);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace arc::sim {
 
 uint64_t image_hash(const std::vector<uint32_t>& words) {
@@ -69,9 +71,9 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
                          const std::vector<RunResult>& runs) {
   std::string out = fmt::format("GPU {} ({} SMs, {} ROP units, {:.2f} GHz), fidelity {}, trace {}\n", in.gpu_name,
                                 in.sms, in.rop_units, in.clock_ghz, in.fidelity, in.trace_path);
-  out += fmt::format("{:<22} {:>12} {:>8} {:>14} {:>7} {:>9} {:>6} {:>12} {:>11} {:>11} {:>8}\n", "mode", "cycles",
+  out += fmt::format("{:<22} {:>12} {:>8} {:>14} {:>7} {:>9} {:>6} {:>12} {:>11} {:>11} {:>8} {:>7}\n", "mode", "cycles",
                      "speedup", "atomic stalls", "ROP %", "LSU mean", "max", "L2 requests", "core adds",
-                     "ROP adds", "cpu s");
+                     "ROP adds", "cpu s", "RSS MB");
   const RunResult* base = baseline_of(specs, runs);
   bool sw = false;
   for (const RunSpec& s : specs) sw |= s.mode == Mode::SwS || s.mode == Mode::SwB;
@@ -81,11 +83,17 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
                                ? fmt::format("{:.2f}x", static_cast<double>(base->stats.total_cycles) /
                                                             static_cast<double>(s.total_cycles))
                                : "-";
-    out += fmt::format("{:<22} {:>12} {:>8} {:>14} {:>6.1f}% {:>9.2f} {:>6} {:>12} {:>11} {:>11} {:>8.2f}\n",
+    out += fmt::format("{:<22} {:>12} {:>8} {:>14} {:>6.1f}% {:>9.2f} {:>6} {:>12} {:>11} {:>11} {:>8.2f} {:>7.0f}\n",
                        r.label, s.total_cycles, sp, s.atomic_stall_cycles,
                        100.0 * s.rop_utilization(in.rop_units, in.rop_ops_per_cycle), s.lsu_occupancy_mean(in.sms),
-                       s.lsu_occupancy_max, s.requests_to_l2, s.lane_adds_in_core, s.rop_ops, r.cpu_seconds);
+                       s.lsu_occupancy_max, s.requests_to_l2, s.lane_adds_in_core, s.rop_ops, r.cpu_seconds,
+                       static_cast<double>(r.peak_rss_kb) / 1024.0);
   }
+  uint64_t ahead = 0;
+  for (const RunResult& r : runs) ahead = std::max(ahead, r.lookahead_peak);
+  if (in.scan_seconds > 0)
+    out += fmt::format("trace streamed: first pass {:.2f} cpu s; at most {} instructions read ahead of the model\n",
+                       in.scan_seconds, ahead);
   if (sw && in.sw_overhead == 0)
     out += "note: sw_overhead = 0 in this config: sw-s/sw-b are charged only the per-key and per-lane issue cycles "
            "of the knobs sws_cycles_per_key and sws_cycles_per_lane (arcsim config show lists them)\n";

@@ -1,19 +1,38 @@
 // What flows between the modules of the timing model.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "trace.h"
 
 namespace arc::sim {
 
-// One atomic add request to L2 (one lane's atomic, or one reduced group's sum).
-struct Request {
+// One word update a ROP unit performs: a lane's value, or a reduced group's sum.
+struct LaneOp {
   uint32_t addr = 0;   // word index into the gradient buffer
   uint32_t value = 0;  // binary32 bits
-  uint32_t rop = 0;    // destination ROP unit (address hash, set by the LSU)
-  uint32_t sm = 0;
   uint32_t lanes = 1;  // lane updates it carries (a reduced group's size): the end-of-run count
+};
+
+// One request to L2: the word updates of one warp-level atomic that fall in one coalescing
+// granule (GPU key coalesce_bytes; 0 = every lane its own request), in commit order (per word,
+// ascending lanes). A request of one op keeps it inline; a coalesced one shares its packet's
+// op array. `bytes` is what it costs on the SM's crossbar link, the crossbar output and the ROP
+// unit's input (each moves flit_bytes per flit; coalesce.h).
+struct Request {
+  LaneOp one;                                      // the op when count == 1 and !many
+  std::shared_ptr<const std::vector<LaneOp>> many;  // the packet's ops, [first, first + count)
+  uint32_t first = 0, count = 1;
+  uint32_t rop = 0;    // destination ROP unit (address hash of its first word, set by the LSU)
+  uint32_t sm = 0;
+  uint32_t bytes = 32;
+
+  Request() = default;
+  Request(LaneOp op, uint32_t sm_) : one(op), sm(sm_) {}
+  const LaneOp* begin() const { return many ? many->data() + first : &one; }
+  const LaneOp* end() const { return begin() + count; }
+  uint32_t addr() const { return begin()->addr; }  // the word the hash routes on
 };
 
 // What one issue hands the LSU in one cycle: the requests of one warp-level atomic

@@ -25,47 +25,72 @@ RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& se
 
 void RopUnit::step() {
   const Cycle now = now_cycle();
+  const uint64_t O = uint64_t{setup_.ops_per_cycle} * setup_.flit_bytes;
   uint32_t started = 0;
   Cycle retry = kNever;
-  // With one op per cycle, in order, and a 1-cycle interval the rule can never bite: no look-up.
-  const bool serialize = setup_.same_addr_interval > 1 || setup_.ops_per_cycle > 1 || setup_.window > 1;
-  while (started < setup_.ops_per_cycle && in.ready(now)) {
+  // Per-lane requests, one per cycle, in order, and a 1-cycle interval: the word rule can never
+  // bite: no look-up.
+  const bool serialize = setup_.same_addr_interval > 1 || setup_.ops_per_cycle > 1 || setup_.window > 1 || setup_.coalesced;
+  auto seen = [&](uint32_t a) { return std::find(seen_.begin(), seen_.end(), a) != seen_.end(); };
+  while (in.ready(now) && std::max<uint64_t>(next_slot_, now * O) < (now + 1) * O) {
     size_t pick = SIZE_MAX;
     seen_.clear();
     for (size_t i = 0; i < setup_.window && in.ready_at(now, i); ++i) {
-      const uint32_t addr = in.item(i).addr;
       if (!serialize) {
         pick = i;
         break;
       }
-      if (std::find(seen_.begin(), seen_.end(), addr) != seen_.end()) continue;  // an older op on it waits
-      seen_.push_back(addr);
-      const auto it = last_start_.find(addr);
-      if (it != last_start_.end() && it->second + setup_.same_addr_interval > now) {
-        retry = std::min(retry, it->second + setup_.same_addr_interval);
-        continue;
+      const Request& r = in.item(i);
+      bool ok = true;
+      for (const LaneOp& op : r)
+        if (seen(op.addr)) ok = false;  // an older request on one of its words waits
+      if (ok) {
+        for (const LaneOp& op : r) {
+          const auto it = free_.find(op.addr);
+          if (it != free_.end() && it->second > now) {
+            ok = false;
+            retry = std::min(retry, it->second);
+          }
+        }
       }
-      pick = i;
-      break;
+      if (ok) {
+        pick = i;
+        break;
+      }
+      for (const LaneOp& op : r)
+        if (!seen(op.addr)) seen_.push_back(op.addr);
     }
     if (pick == SIZE_MAX) break;
     const Request r = in.pop_at(now, pick);
-    image_.apply(r.addr, r.value);
-    arrived_[r.addr] += r.lanes;
-    if (log_.enabled) log_.entries.push_back({now, unit_, r.addr, r.value});
-    if (serialize) last_start_[r.addr] = now;
+    next_slot_ = std::max<uint64_t>(next_slot_, now * O) + r.bytes;
+    Cycle last = now;
+    for (const LaneOp& op : r) {
+      Cycle t = now;
+      if (serialize) {
+        Cycle& f = free_[op.addr];
+        t = std::max(now, f);
+        f = t + setup_.same_addr_interval;
+      }
+      image_.apply(op.addr, op.value);
+      arrived_[op.addr] += op.lanes;
+      if (log_.enabled) log_.entries.push_back({t, unit_, op.addr, op.value});
+      last = std::max(last, t);
+    }
+    stats_.rop_ops += r.count;
+    ++stats_.rop_requests;
+    stats_.rop_bytes += r.bytes;
+    stats_.rop(unit_).ops += r.count;
+    stats_.rop(unit_).bytes += r.bytes;
+    last_done_ = std::max(last_done_, last + setup_.latency);
     ++started;
   }
   if (started) {
-    stats_.rop_ops += started;
     ++stats_.rop_busy_unit_cycles;
-    stats_.rop(unit_).ops += started;
     ++stats_.rop(unit_).busy_cycles;
-    last_done_ = now + setup_.latency;
   }
-  if (started && in.ready(now)) wake.at(now + 1);
-  else if (retry != kNever) wake.at(std::min(retry, in.next_ready() > now ? in.next_ready() : kNever));
-  else wake.at(in.next_ready() > now ? in.next_ready() : now + 1);
+  if (!in.ready(now)) wake.at(in.next_ready());                                          // nothing visible yet
+  else if (std::max<uint64_t>(next_slot_, now * O) >= (now + 1) * O) wake.at(next_slot_ / O);  // slots used up
+  else wake.at(retry);  // blocked by same-word serialization (a new arrival wakes us too)
 }
 
 }  // namespace arc::sim

@@ -25,6 +25,8 @@ struct RopSetup {
   uint32_t latency = 160;
   uint32_t same_addr_interval = 1;
   uint32_t window = 1;
+  uint32_t flit_bytes = 32;
+  bool coalesced = false;  // requests may carry several ops (coalesce_bytes > 0)
 };
 
 // What the ROP units commit (tests replay it). Units that start atomics in the same cycle own
@@ -61,9 +63,10 @@ class RopUnit : public sc_core::sc_module {
   CommitLog& log_;
   std::vector<uint32_t>& arrived_;
   Stats& stats_;
-  std::unordered_map<uint32_t, Cycle> last_start_;  // per address: cycle of its latest start
+  std::unordered_map<uint32_t, Cycle> free_;  // per word: first cycle its next op may start
+  uint64_t next_slot_ = 0;                    // next free input byte (cycle x ops_per_cycle x flit_bytes + k)
   Cycle last_done_ = 0;
-  std::vector<uint32_t> seen_;  // addresses met while looking ahead this cycle
+  std::vector<uint32_t> seen_;  // words met while looking ahead this cycle
 };
 
 }  // namespace arc::sim

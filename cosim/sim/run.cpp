@@ -1,5 +1,6 @@
 #include "run.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,14 +28,15 @@ double cpu_now() {  // CPU time of this process: the speed measure, immune to ot
 }
 }  // namespace
 
-RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
+namespace {
+
+RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource& source, double t0) {
   validate(spec);
-  const double t0 = cpu_now();
   const Workload work = build_workload(trace, static_cast<uint32_t>(spec.gpu.sms),
                                        static_cast<uint32_t>(spec.gpu.subcores_per_sm),
                                        static_cast<uint32_t>(spec.gpu.warps_per_subcore));
   if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) enable_rtl_tracing();
-  GpuModel model("gpu", spec, trace, work);
+  GpuModel model("gpu", spec, trace, work, source);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration done, time 0
   std::optional<AtomicFile> wave_file;  // the FST appears at wave_path only when complete
   std::optional<RtlWave> wave;
@@ -72,7 +74,23 @@ RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
   r.image = model.image().words();
   r.commits = model.commits().sorted();
   r.cpu_seconds = cpu_now() - t0;
+  r.lookahead_peak = source.buffered_peak();
   return r;
+}
+
+}  // namespace
+
+RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
+  const double t0 = cpu_now();
+  const TraceSummary summary = summarize(trace);
+  const auto source = memory_source(trace, summary);
+  return run_model(spec, summary, *source, t0);
+}
+
+RunResult run_in_process(const RunSpec& spec, const std::string& path, const TraceSummary& summary) {
+  const double t0 = cpu_now();
+  const auto source = file_source(path, summary);
+  return run_model(spec, summary, *source, t0);
 }
 
 namespace {
@@ -94,8 +112,11 @@ void put(std::string& buf, const T& v) {
 
 std::string encode(const RunResult& r) {
   std::string buf;
-  const std::string js = nlohmann::json{{"label", r.label}, {"stats", to_json(r.stats)},
-                                        {"cpu_seconds", r.cpu_seconds}}
+  const std::string js = nlohmann::json{{"label", r.label},
+                                        {"stats", to_json(r.stats)},
+                                        {"cpu_seconds", r.cpu_seconds},
+                                        {"lookahead_peak", r.lookahead_peak},
+                                        {"peak_rss_kb", r.peak_rss_kb}}
                              .dump();
   put(buf, static_cast<uint64_t>(js.size()));
   buf += js;
@@ -135,6 +156,8 @@ RunResult decode(const std::string& s) {
   r.label = j.at("label").get<std::string>();
   r.stats = stats_from_json(j.at("stats"));
   r.cpu_seconds = j.at("cpu_seconds").get<double>();
+  r.lookahead_peak = j.at("lookahead_peak").get<uint64_t>();
+  r.peak_rss_kb = j.at("peak_rss_kb").get<uint64_t>();
   r.image.resize(c.get<uint64_t>());
   for (auto& w : r.image) w = c.get<uint32_t>();
   r.commits.resize(c.get<uint64_t>());
@@ -145,9 +168,9 @@ RunResult decode(const std::string& s) {
   return r;
 }
 
-}  // namespace
 
-RunResult run_isolated(const RunSpec& spec, const trace::Trace& trace) {
+template <class Run>
+RunResult isolated(const RunSpec& spec, Run run) {
   validate(spec);  // bad input fails here, in the parent, with one line
   int fds[2];
   if (::pipe(fds) != 0) throw Error("cannot create a pipe for the timing-model child process");
@@ -160,7 +183,11 @@ RunResult run_isolated(const RunSpec& spec, const trace::Trace& trace) {
     char tag = 'R';
     std::string payload;
     try {
-      payload = encode(run_in_process(spec, trace));
+      RunResult r = run();
+      rusage ru{};
+      ::getrusage(RUSAGE_SELF, &ru);
+      r.peak_rss_kb = static_cast<uint64_t>(ru.ru_maxrss);
+      payload = encode(r);
     } catch (const std::exception& e) {
       tag = 'E';
       payload = e.what();
@@ -186,6 +213,16 @@ RunResult run_isolated(const RunSpec& spec, const trace::Trace& trace) {
     throw Error("timing-model child process for " + spec.label() + " died (status " + std::to_string(status) + ")");
   if (buf[0] == 'E') throw Error(buf.substr(1));
   return decode(buf.substr(1));
+}
+
+}  // namespace
+
+RunResult run_isolated(const RunSpec& spec, const trace::Trace& trace) {
+  return isolated(spec, [&] { return run_in_process(spec, trace); });
+}
+
+RunResult run_isolated(const RunSpec& spec, const std::string& path, const TraceSummary& summary) {
+  return isolated(spec, [&] { return run_in_process(spec, path, summary); });
 }
 
 }  // namespace arc::sim

@@ -58,7 +58,7 @@ Sample Stats::sample(uint64_t cycle) const {
 
 double Stats::rop_utilization(uint64_t rop_units, uint64_t ops_per_cycle) const {
   const double capacity = static_cast<double>(total_cycles) * static_cast<double>(rop_units * ops_per_cycle);
-  return capacity > 0 ? static_cast<double>(rop_ops) / capacity : 0.0;
+  return capacity > 0 ? static_cast<double>(rop_bytes) / static_cast<double>(flit_bytes) / capacity : 0.0;
 }
 
 double Stats::lsu_occupancy_mean(uint64_t sms) const {
@@ -68,7 +68,7 @@ double Stats::lsu_occupancy_mean(uint64_t sms) const {
 
 #define ARC_SIM_STATS_FIELDS(X)                                                                      \
   X(total_cycles) X(issue_end_cycle) X(instructions) X(lane_updates) X(atomic_stall_cycles)         \
-  X(sw_overhead_cycles) X(requests_to_l2) X(rop_ops) X(rop_busy_unit_cycles) X(groups_reduced_in_core) \
+  X(sw_overhead_cycles) X(requests_to_l2) X(rop_ops) X(rop_requests) X(rop_bytes) X(flit_bytes) X(rop_busy_unit_cycles) X(groups_reduced_in_core) \
   X(lane_adds_in_core) X(instrs_seen_busy) X(lsu_occupancy_sum) X(lsu_occupancy_max) X(lsu_full_rejects) \
   X(warps_resident_per_subcore) X(warps_remapped)
 
@@ -98,7 +98,7 @@ nlohmann::json to_json(const Stats& s) {
   j["per_subcore"] = nlohmann::json::array();
   for (const auto& x : s.per_subcore) j["per_subcore"].push_back(subcore_json(x));
   j["per_rop"] = nlohmann::json::array();
-  for (const auto& x : s.per_rop) j["per_rop"].push_back({{"ops", x.ops}, {"busy_cycles", x.busy_cycles}});
+  for (const auto& x : s.per_rop) j["per_rop"].push_back({{"ops", x.ops}, {"busy_cycles", x.busy_cycles}, {"bytes", x.bytes}});
   j["lsu_occupancy_hist"] = s.lsu_occupancy_hist;
   j["atomic_stall_hist"] = s.atomic_stall_hist.to_json();
   j["series"] = nlohmann::json::array();
@@ -116,7 +116,7 @@ Stats stats_from_json(const nlohmann::json& j) {
                         e.at("lsu_occupancy_sum")});
   for (const auto& e : j.at("per_subcore"))
     s.per_subcore.push_back({e.at("instructions"), e.at("lane_updates"), e.at("atomic_stall_cycles")});
-  for (const auto& e : j.at("per_rop")) s.per_rop.push_back({e.at("ops"), e.at("busy_cycles")});
+  for (const auto& e : j.at("per_rop")) s.per_rop.push_back({e.at("ops"), e.at("busy_cycles"), e.at("bytes")});
   j.at("lsu_occupancy_hist").get_to(s.lsu_occupancy_hist);
   s.atomic_stall_hist.from_json(j.at("atomic_stall_hist"));
   for (const auto& e : j.at("series"))
@@ -148,7 +148,9 @@ nlohmann::json breakdown_json(const Stats& s, uint64_t subcores_per_sm, uint64_t
     j["per_rop"].push_back({{"unit", i},
                             {"ops", s.per_rop[i].ops},
                             {"busy_cycles", s.per_rop[i].busy_cycles},
-                            {"utilization", cap > 0 ? static_cast<double>(s.per_rop[i].ops) / cap : 0.0}});
+                            {"bytes", s.per_rop[i].bytes},
+                            {"utilization", cap > 0 ? static_cast<double>(s.per_rop[i].bytes) /
+                                                          static_cast<double>(s.flit_bytes) / cap : 0.0}});
   j["histograms"] = {{"lsu_queue_occupancy_sm_cycles", s.lsu_occupancy_hist},
                      {"atomic_stall_cycles_per_instruction", s.atomic_stall_hist.to_json()}};
   if (!s.series.empty()) {

@@ -32,8 +32,9 @@ struct SubcoreStats {
   uint64_t atomic_stall_cycles = 0;  // warp-cycles its atomics waited to leave it
 };
 struct RopStats {
-  uint64_t ops = 0;          // atomics this unit performed
-  uint64_t busy_cycles = 0;  // cycles it started >= 1 op
+  uint64_t ops = 0;          // word updates (atomics) this unit performed
+  uint64_t busy_cycles = 0;  // cycles it started >= 1 request
+  uint64_t bytes = 0;        // input bytes its requests used
 };
 // One sample of the time series: cumulative counters at `cycle`.
 struct Sample {
@@ -48,7 +49,10 @@ struct Stats {
   uint64_t atomic_stall_cycles = 0;  // warp-cycles an atomic waited to leave its sub-core
   uint64_t sw_overhead_cycles = 0;   // issue cycles spent on ARC-SW reduction instructions
   uint64_t requests_to_l2 = 0;       // requests the LSUs sent into the crossbar
-  uint64_t rop_ops = 0;              // atomics performed at the ROP units
+  uint64_t rop_ops = 0;              // word updates (atomics) performed at the ROP units
+  uint64_t rop_requests = 0;         // requests the ROP units performed (a coalesced one carries several ops)
+  uint64_t rop_bytes = 0;            // ROP input bytes those requests used (utilization)
+  uint64_t flit_bytes = 32;          // the run's flit (utilization = rop_bytes / flit_bytes / capacity)
   uint64_t rop_busy_unit_cycles = 0; // sum over units of cycles with >= 1 op started
   uint64_t groups_reduced_in_core = 0;   // address groups summed in the sub-core (ARC-HW or SW)
   uint64_t lane_adds_in_core = 0;        // FP adds done in the sub-core for those

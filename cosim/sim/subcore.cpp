@@ -6,8 +6,9 @@
 
 namespace arc::sim {
 
-SubCore::SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work, Stats& stats)
-    : sc_module(name), setup_(setup), work_(work), stats_(stats) {
+SubCore::SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work,
+                 InstrSource& source, Stats& stats)
+    : sc_module(name), setup_(setup), work_(work), source_(source), stats_(stats) {
   SC_METHOD(step);
   sensitive << wake.ev;  // runs at cycle 0 too (initialization), then only when woken
   admit_warps(0);
@@ -19,7 +20,7 @@ void SubCore::admit_warps(Cycle now) {
   while (resident_.size() < setup_.warps_resident && next_warp_ < work_.warps.size()) {
     Warp w;
     w.work = next_warp_++;
-    w.ready_at = now + gap_of(*work_.warps[w.work].instrs.front());
+    w.ready_at = now + next_of(w).gap;
     resident_.push_back(w);
   }
 }
@@ -48,7 +49,8 @@ Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) cons
   wi.active_mask = in.active_mask;
   wi.addr = in.addr;
   wi.value = in.value;
-  Packet p;
+  LaneOp ops[32];
+  size_t n_ops = 0;
   const auto groups = golden::match_addresses(wi);
   // SW-B (sw/include/arc/reduce.cuh) reduces only a uniform warp: every active lane on one
   // address. A warp with several addresses sends per-lane atomics; SW-S reduces each group.
@@ -62,33 +64,41 @@ Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) cons
       } else {
         sum = golden::butterfly_sum(wi.value, g.lane_mask, setup_.sw_ftz, fp::Arith::Native);
       }
-      p.push_back({g.addr, sum, 0, setup_.sm, n});
+      ops[n_ops++] = {g.addr, sum, n};
       ++groups_reduced;
     } else {
-      for (uint32_t m = g.lane_mask; m; m &= m - 1) p.push_back({g.addr, in.value[__builtin_ctz(m)], 0, setup_.sm});
+      for (uint32_t m = g.lane_mask; m; m &= m - 1) ops[n_ops++] = {g.addr, in.value[__builtin_ctz(m)], 1};
     }
   }
+  Packet p;
+  append_requests(p, ops, n_ops, setup_.sm, setup_.coalesce);
   return p;
 }
 
 bool SubCore::try_issue(Cycle now) {
   Warp& w = resident_[static_cast<size_t>(cur_)];
-  const trace::Instr& in = *work_.warps[w.work].instrs[w.next];
+  const trace::Instr& in = next_of(w);
   if (setup_.mode == Mode::ArcHw) {
     if (!to_arc->can_push(now)) return false;
-    to_arc->push(now, &in);
+    arc_buf_ = in;  // the link is empty, so the unit is done with the previous copy
+    to_arc->push(now, &arc_buf_);
   } else {
     if (!to_lsu->can_push(now)) return false;
     Packet p;
     if (setup_.mode == Mode::Baseline) {
+      LaneOp ops[32];
+      size_t n = 0;
       for (uint32_t m = in.active_mask; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
-        p.push_back({in.addr[l], in.value[l], 0, setup_.sm});
+        ops[n++] = {in.addr[l], in.value[l], 1};
       }
+      append_requests(p, ops, n, setup_.sm, setup_.coalesce);
     } else {
       p = sw_packet(in, stats_.groups_reduced_in_core);
+      uint64_t ops = 0;
+      for (const Request& r : p) ops += r.count;
       const uint64_t lanes = static_cast<uint64_t>(__builtin_popcount(in.active_mask));
-      stats_.lane_adds_in_core += lanes - p.size();  // each in-core add removes one request
+      stats_.lane_adds_in_core += lanes - ops;  // each in-core add removes one word update
     }
     to_lsu->push(now, std::move(p));
   }
@@ -99,8 +109,9 @@ bool SubCore::try_issue(Cycle now) {
   stats_.subcore(setup_.subcore).lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
   stats_.issue_end_cycle = std::max(stats_.issue_end_cycle, now);
   // The warp computes its next gap from the cycle after the atomic left.
-  if (++w.next < work_.warps[w.work].instrs.size()) {
-    w.ready_at = now + 1 + gap_of(*work_.warps[w.work].instrs[w.next]);
+  source_.pop(work_.warps[w.work].index);  // `in` is gone from here on
+  if (++w.next < work_.warps[w.work].count) {
+    w.ready_at = now + 1 + next_of(w).gap;
   } else {
     resident_.erase(resident_.begin() + cur_);
     if (rr_ > static_cast<size_t>(cur_)) --rr_;
@@ -125,7 +136,7 @@ void SubCore::step() {
         cur_since_ = resident_[i].ready_at;
         cur_picked_ = now;
         const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB;
-        const Cycle cost = sw ? sw_cost(*work_.warps[resident_[i].work].instrs[resident_[i].next]) : 0;
+        const Cycle cost = sw ? sw_cost(next_of(resident_[i])) : 0;
         cur_ready_ = now + cost;
         stats_.sw_overhead_cycles += cost;
         break;

@@ -23,6 +23,7 @@
 
 #include <vector>
 
+#include "coalesce.h"
 #include "link.h"
 #include "params.h"
 #include "request.h"
@@ -40,14 +41,16 @@ struct SubCoreSetup {
   uint32_t sws_per_key = 0;
   uint32_t sws_per_lane = 0;
   uint32_t threshold = 2;
-  fp::FtzMode sw_ftz = fp::FtzMode::Keep;  // add.f32 of the ARC-SW code (trace header reduce_ftz)
+  fp::FtzMode sw_ftz = fp::FtzMode::Keep;
+  CoalesceSetup coalesce;  // how the LSU port's packet groups an instruction's word updates  // add.f32 of the ARC-SW code (trace header reduce_ftz)
   bool plant_lost_wakeup = false;  // test only (RunSpec::plant_lost_wakeup): ignores wake-ups after the run's first issue
 };
 
 class SubCore : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(SubCore);
-  SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work, Stats& stats);
+  SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work, InstrSource& source,
+          Stats& stats);
 
   Link<InstrRef>* to_arc = nullptr;  // arc-hw
   Link<Packet>* to_lsu = nullptr;    // baseline, sw-s, sw-b
@@ -64,12 +67,14 @@ class SubCore : public sc_core::sc_module {
   void admit_warps(Cycle now);
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
   Packet sw_packet(const trace::Instr& in, uint64_t& groups_reduced) const;
-  Cycle gap_of(const trace::Instr& in) const { return in.gap; }
+  const trace::Instr& next_of(const Warp& w) { return source_.front(work_.warps[w.work].index); }
   Cycle sw_cost(const trace::Instr& in) const;
 
   SubCoreSetup setup_;
   const SubCoreWork& work_;
+  InstrSource& source_;
   Stats& stats_;
+  trace::Instr arc_buf_;  // arc-hw: the instruction in flight to the ARC unit (its link holds a pointer)
   std::vector<Warp> resident_;
   size_t next_warp_ = 0;      // next warp of work_ to make resident
   size_t rr_ = 0;             // round-robin pointer into resident_

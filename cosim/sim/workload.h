@@ -23,13 +23,13 @@
 #include <string>
 #include <vector>
 
-#include "request.h"
-#include "trace.h"
+#include "trace_source.h"
 
 namespace arc::sim {
 
 struct WarpWork {
-  std::vector<InstrRef> instrs;
+  size_t index = 0;    // into TraceSummary::warps (and the InstrSource)
+  uint64_t count = 0;  // its warp instructions
 };
 
 struct SubCoreWork {
@@ -43,11 +43,11 @@ struct Workload {
   bool remapped = false;               // warps redistributed (rule 2 or 3 above)
   uint32_t warps_resident = 0;         // per sub-core, as admitted
   bool occupancy_from_trace = false;   // warps_resident came from the trace's launch shape
-  std::vector<uint32_t> word_updates;  // per gradient-buffer word: lane updates the trace sends it
   const SubCoreWork& at(uint32_t sm, uint32_t sc) const { return subcores[sm * subcores_per_sm + sc]; }
 };
 
-// Throws arc::Error on an address outside header.buffer_words (naming the record).
+Workload build_workload(const TraceSummary& s, uint32_t sms, uint32_t subcores_per_sm, uint32_t max_warps_per_subcore);
+// Tests: summarize(t) then the above. Throws arc::Error on an address outside the buffer.
 Workload build_workload(const trace::Trace& t, uint32_t sms, uint32_t subcores_per_sm, uint32_t max_warps_per_subcore);
 
 }  // namespace arc::sim

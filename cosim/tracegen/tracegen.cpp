@@ -19,9 +19,9 @@ Activity activity_from_name(const std::string& s) {
 }
 
 Sharing sharing_from_name(const std::string& s) {
-  for (Sharing x : {Sharing::Same, Sharing::K, Sharing::Distinct, Sharing::Pool, Sharing::Mix})
+  for (Sharing x : {Sharing::Same, Sharing::K, Sharing::Distinct, Sharing::Pool, Sharing::Mix, Sharing::Line})
     if (s == name(x)) return x;
-  throw Error("unknown address sharing '" + s + "' (expected same, k, distinct, pool or mix)");
+  throw Error("unknown address sharing '" + s + "' (expected same, k, distinct, pool, mix or line)");
 }
 
 const char* name(Activity a) {
@@ -40,6 +40,7 @@ const char* name(Sharing s) {
     case Sharing::Distinct: return "distinct";
     case Sharing::Pool: return "pool";
     case Sharing::Mix: return "mix";
+    case Sharing::Line: return "line";
   }
   return "?";
 }
@@ -56,7 +57,7 @@ const std::vector<GenFlag>& gen_flags() {
       {"buffer-words", GenFlag::Count, 1, 268435456, {}},
       {"activity", GenFlag::Choice, 0, 0, {"full", "bernoulli", "uniform"}},
       {"lane-prob", GenFlag::Real, 0, 1, {}},
-      {"sharing", GenFlag::Choice, 0, 0, {"same", "k", "distinct", "pool", "mix"}},
+      {"sharing", GenFlag::Choice, 0, 0, {"same", "k", "distinct", "pool", "mix", "line"}},
       {"k", GenFlag::Count, 1, 32, {}},
       {"pool", GenFlag::Count, 1, 268435456, {}},
       {"p-same", GenFlag::Real, 0, 1, {}},
@@ -196,7 +197,9 @@ void draw_addresses(Rng& r, const GenConfig& c, trace::Instr& in) {
   if (s == Sharing::K)
     for (uint32_t i = 0; i < k; ++i) choices[i] = r.below(W);
   const uint32_t pool = std::max<uint32_t>(1, std::min(c.pool, W));
-  const uint32_t base = s == Sharing::Pool ? r.below(W - pool + 1) : r.below(W);
+  const uint32_t base = s == Sharing::Pool ? r.below(W - pool + 1)
+                        : s == Sharing::Line ? r.below(std::max<uint32_t>(1, W / 32)) * 32
+                                             : r.below(W);
   for (int l = 0; l < trace::kLanes; ++l) {
     if (!(in.active_mask >> l & 1)) continue;
     switch (s) {
@@ -204,6 +207,7 @@ void draw_addresses(Rng& r, const GenConfig& c, trace::Instr& in) {
       case Sharing::K: in.addr[l] = choices[r.below(k)]; break;
       case Sharing::Distinct: in.addr[l] = r.below(W); break;
       case Sharing::Pool: in.addr[l] = base + r.below(pool); break;
+      case Sharing::Line: in.addr[l] = std::min(base + static_cast<uint32_t>(l) % k, W - 1); break;
       case Sharing::Mix: break;
     }
   }

@@ -23,10 +23,12 @@ enum class Activity { Full, Bernoulli, Uniform };
 //  same: all lanes one address. k: each lane one of k random addresses (<= k distinct).
 //  distinct: every lane its own address. pool: each lane one of `pool` consecutive words from
 //  a random base (a primitive's parameters). mix: `same` with probability p_same, else k.
-enum class Sharing { Same, K, Distinct, Pool, Mix };
+//  line: lane l on word l % k of one random 128-byte line (32 words): k addresses in one line,
+//  the microbenchmark's coalescing pattern (k = 32: every lane its own word of the line).
+enum class Sharing { Same, K, Distinct, Pool, Mix, Line };
 
 Activity activity_from_name(const std::string& s);  // "full", "bernoulli", "uniform"
-Sharing sharing_from_name(const std::string& s);    // "same", "k", "distinct", "pool", "mix"
+Sharing sharing_from_name(const std::string& s);    // "same", "k", "distinct", "pool", "mix", "line"
 const char* name(Activity a);
 const char* name(Sharing s);
 

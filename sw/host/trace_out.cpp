@@ -94,9 +94,21 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info, const C
   else if (info.method == "sws")
     h.metadata.emplace_back("reduce_order", "serial ascending lanes from the leader");
   arc::trace::Writer w(path, h);
-  for (size_t wp = 0; wp + 1 < recs.first.size() && wp < recs.calls.size(); ++wp)
-    for (uint64_t i = 0; i < recs.calls[wp]; ++i)
-      for (const arc::trace::Instr& in : to_instrs(recs.recs[recs.first[wp] + i], info.method)) w.write(in);
+  // Record order: roughly the order the GPU issued them, so that the simulator, which streams
+  // the file, reads little ahead (cosim/sim/trace_source.h). Warps (block-linear ids) go in
+  // waves of what the GPU holds at once (SMs x resident warps per SM); within a wave, call i
+  // of every warp before call i + 1 of any.
+  const size_t warps = std::min(recs.first.size() ? recs.first.size() - 1 : 0, recs.calls.size());
+  const size_t wave = std::max<size_t>(1, static_cast<size_t>(info.sm_count) * std::max<uint32_t>(slots, 1));
+  for (size_t w0 = 0; w0 < warps; w0 += wave) {
+    const size_t w1 = std::min(warps, w0 + wave);
+    uint64_t most = 0;
+    for (size_t wp = w0; wp < w1; ++wp) most = std::max(most, recs.calls[wp]);
+    for (uint64_t i = 0; i < most; ++i)
+      for (size_t wp = w0; wp < w1; ++wp)
+        if (i < recs.calls[wp])
+          for (const arc::trace::Instr& in : to_instrs(recs.recs[recs.first[wp] + i], info.method)) w.write(in);
+  }
   std::vector<uint32_t> words(final_buffer.size());
   if (!words.empty()) std::memcpy(words.data(), final_buffer.data(), 4 * words.size());
   w.finish(words);

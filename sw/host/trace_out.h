@@ -46,7 +46,7 @@ struct CaptureRecords {
   const std::vector<uint64_t>& calls;
 };
 
-// Writes the whole trace, warp by warp; `final_buffer` is the gradient buffer after the kernel.
+// Writes the whole trace, in waves of resident warps, call by call (see trace_out.cpp); `final_buffer` is the gradient buffer after the kernel.
 // The resident warps per SM in the header are the largest hardware warp slot seen + 1.
 TraceStats write_capture(const std::string& path, const TraceInfo& info, const CaptureRecords& recs,
                          const std::vector<float>& final_buffer);

@@ -170,10 +170,11 @@ TEST(SimBookkeeping, OtherShapesAreRedistributedByWholeWarpsNotFolded) {
     EXPECT_LE(most - least, 1u) << sms << " SMs: warps per sub-core " << least << ".." << most;
   }
   // The same shape keeps the traced placement.
-  const Workload same = build_workload(t, 132, 4, 16);
+  const TraceSummary ts = summarize(t);
+  const Workload same = build_workload(ts, 132, 4, 16);
   EXPECT_FALSE(same.remapped);
   for (const SubCoreWork& sc : same.subcores) EXPECT_EQ(sc.warps.size(), 1u);
-  EXPECT_EQ(same.at(131, 3).warps[0].instrs[0]->sm, 131u);
+  EXPECT_EQ(ts.warps[same.at(131, 3).warps[0].index].sm, 131u);
   // A kernel that occupied one SM stays on one SM of a larger GPU (the one-SM microbenchmark).
   const Workload one = build_workload(shaped(1, 2, 10, 100), 132, 4, 16);
   EXPECT_FALSE(one.remapped);
@@ -186,14 +187,15 @@ TEST(SimBookkeeping, WithALaunchShapeWholeBlocksAreRedistributed) {
   trace::Trace t = shaped(40, 2, 6, 50);
   t.header.threads_per_block = 128;
   for (auto& in : t.instrs) in.warp += 8 * in.sm;
-  const Workload w = build_workload(t, 28, 4, 16);
+  const TraceSummary ts = summarize(t);
+  const Workload w = build_workload(ts, 28, 4, 16);
   EXPECT_TRUE(w.remapped);
   std::map<uint32_t, std::set<uint32_t>> sms_of_block;
   std::vector<size_t> warps_per_sm(28, 0);
   for (uint32_t sm = 0; sm < 28; ++sm)
     for (uint32_t sc = 0; sc < 4; ++sc)
       for (const WarpWork& ww : w.at(sm, sc).warps) {
-        sms_of_block[ww.instrs[0]->warp / 4].insert(sm);
+        sms_of_block[ts.warps[ww.index].warp / 4].insert(sm);
         ++warps_per_sm[sm];
       }
   EXPECT_EQ(sms_of_block.size(), 80u);

@@ -1,0 +1,82 @@
+#include "coalesce.h"
+
+#include <algorithm>
+
+namespace arc::sim {
+
+void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup) {
+  out.reserve(out.size() + n);
+  const uint32_t single = setup.granule_words == 0 ? setup.flit_bytes : round_bytes(1, setup);
+  auto singles = [&] {
+    for (size_t i = 0; i < n; ++i) {
+      out.emplace_back(ops[i], sm);
+      out.back().bytes = single;
+    }
+  };
+  if (setup.granule_words == 0 || n == 1) {
+    singles();
+    return;
+  }
+  const uint32_t g = setup.granule_words;
+  // Granules in order of first appearance; each granule's ops keep their order (stable).
+  uint32_t granules[32], of[32], ngran = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t k = 0;
+    while (k < ngran && granules[k] != ops[i].addr / g) ++k;
+    if (k == ngran) granules[ngran++] = ops[i].addr / g;
+    of[i] = k;
+  }
+  if (ngran == n) {  // nothing shares a granule: single-op requests
+    singles();
+    return;
+  }
+  auto owned = std::make_shared<std::vector<LaneOp>>();
+  owned->reserve(n);
+  for (uint32_t k = 0; k < ngran; ++k)
+    for (size_t i = 0; i < n; ++i)
+      if (of[i] == k) owned->push_back(ops[i]);
+  std::shared_ptr<const std::vector<LaneOp>> shared = std::move(owned);
+  const std::vector<LaneOp>& v = *shared;
+  uint32_t words[32], per_word[32];
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    uint32_t nwords = 0;
+    while (j < v.size() && v[j].addr / g == v[i].addr / g) {
+      uint32_t k = 0;
+      while (k < nwords && words[k] != v[j].addr) ++k;
+      if (k == nwords) {
+        if (nwords < 32) {
+          words[nwords] = v[j].addr;
+          per_word[nwords++] = 0;
+        } else {
+          k = 31;  // more than 32 words in one granule cannot come from one warp
+        }
+      }
+      ++per_word[k];
+      ++j;
+    }
+    Request r;
+    r.sm = sm;
+    r.first = static_cast<uint32_t>(i);
+    r.count = static_cast<uint32_t>(j - i);
+    if (r.count == 1) {
+      r.one = v[i];
+      r.bytes = single;
+    } else {
+      r.many = shared;
+      // rounds: round t updates the words that have more than t ops
+      uint32_t bytes = 0;
+      const uint32_t rounds = *std::max_element(per_word, per_word + nwords);
+      for (uint32_t t = 0; t < rounds; ++t) {
+        uint32_t w = 0;
+        for (uint32_t k = 0; k < nwords; ++k) w += per_word[k] > t;
+        bytes += round_bytes(w, setup);
+      }
+      r.bytes = bytes;
+    }
+    out.push_back(std::move(r));
+    i = j;
+  }
+}
+
+}  // namespace arc::sim

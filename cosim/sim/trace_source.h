@@ -1,0 +1,56 @@
+// Where the timing model's warp instructions come from, in two passes over a trace:
+//  1. summarize(): one streaming pass that checks every address and records, per warp (in
+//     order of first appearance), its placement, instruction count and work, plus the
+//     per-word lane counts and exact sums the end-of-run check compares against. Memory:
+//     O(warps + gradient words), independent of the trace's length.
+//  2. an InstrSource hands each warp its instructions in order while the model runs.
+//     file_source() streams the file block by block: an instruction is read when some warp
+//     needs it, and the records read past it on the way wait in their warps' queues. With
+//     records roughly in issue order (what `arcsim trace gen` and the GPU capture write) the
+//     queues hold a few instructions per resident warp; buffered_peak() reports the most.
+//     memory_source() serves a trace already in memory (tests, small traces).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "trace.h"
+
+namespace arc::sim {
+
+struct WarpSummary {
+  uint32_t sm = 0, subcore = 0, warp = 0;
+  uint64_t count = 0;  // warp instructions
+  uint64_t work = 0;   // compute gaps + one issue cycle per atomic (the mapping's load measure)
+};
+
+struct TraceSummary {
+  trace::Header header;
+  std::vector<WarpSummary> warps;  // in order of first appearance
+  uint64_t instructions = 0, lane_updates = 0;
+  std::vector<uint32_t> word_updates;  // per gradient word: lane updates the trace sends it
+  // Per word, from the lane values (empty for a timing-only trace): exact sum, sum of |v|.
+  std::vector<double> word_sum, word_abs_sum;
+  double scan_seconds = 0;  // CPU time of the pass
+};
+
+// Pass 1. Throws arc::Error on a bad trace (naming the record) or an address outside the buffer.
+TraceSummary summarize(const std::string& path);
+TraceSummary summarize(const trace::Trace& t);
+
+class InstrSource {
+ public:
+  virtual ~InstrSource() = default;
+  // The next instruction of warp w (index into TraceSummary::warps); valid until pop(w).
+  virtual const trace::Instr& front(size_t w) = 0;
+  virtual void pop(size_t w) = 0;
+  virtual uint64_t buffered_peak() const { return 0; }  // instructions read ahead, at most
+};
+
+std::unique_ptr<InstrSource> memory_source(const trace::Trace& t, const TraceSummary& s);
+std::unique_ptr<InstrSource> file_source(const std::string& path, const TraceSummary& s);
+
+}  // namespace arc::sim
