@@ -21,7 +21,7 @@ struct Options {
 void run(const Options& o) {
   arc::config::GpuConfig gpu = arc::config::load_gpu(o.config_file.empty() ? (o.gpu.empty() ? "h100" : o.gpu)
                                                                            : o.config_file);
-  arc::config::ModelKnobs knobs;
+  arc::config::ModelKnobs knobs = gpu.knobs;  // the file's [model] table, then --set
   for (const auto& kv : o.sets) arc::config::apply_override(gpu, knobs, kv);
   arc::config::validate(gpu, gpu.source_file);
   arc::config::validate(knobs, gpu);

@@ -51,6 +51,7 @@ void run(const Options& o) {
   no_duplicates(o.scheds, "--sched");
   RunSpec base;
   base.gpu = arc::config::load_gpu(o.gpu.empty() ? o.config_file : o.gpu);
+  base.knobs = base.gpu.knobs;  // the file's [model] table, then --set
   for (const auto& kv : o.sets) apply_set(base, kv);
   base.threshold = o.threshold;
   base.fidelity = fidelity_from_name(o.fidelity);

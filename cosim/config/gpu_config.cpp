@@ -93,7 +93,7 @@ const std::vector<ParamSpec>& model_params() {
        "SW-S issue cycles per distinct address of a warp atomic (__match_any_sync)", 0, 100000, {},
        &K::sws_cycles_per_key},
       {"sws_cycles_per_lane", Kind::Int, "cycles", "0",
-       "SW-S issue cycles per lane beyond the first of its largest reduced group (serial shuffle+add chain)", 0,
+       "SW-S issue cycles per in-core add: per reduced group, per lane beyond its first (shuffle+add; groups run one after another)", 0,
        100000, {}, &K::sws_cycles_per_lane},
   };
   return table;
@@ -212,8 +212,20 @@ GpuConfig parse_gpu(std::string_view toml_text, const std::string& origin) {
   std::set<std::string> seen;
   for (const auto& [k, node] : tbl) {
     const std::string key(k.str());
+    if (key == "model" && node.is_table()) {  // knobs calibrated for this GPU
+      for (const auto& [mk, mnode] : *node.as_table()) {
+        const std::string mkey(mk.str());
+        const ParamSpec* mp = find_param(mkey);
+        if (!mp || !mp->is_knob())
+          fail(origin, "model." + mkey, "unknown timing-model knob (run 'arcsim config show' for the list)");
+        set_from_node(cfg, &cfg.knobs, *mp, mnode, origin);
+        cfg.sources[mkey] = origin;
+      }
+      continue;
+    }
     const ParamSpec* p = find_param(key);
     if (!p) fail(origin, key, "unknown key (run 'arcsim config show' for the list of GPU parameters)");
+    if (p->is_knob()) fail(origin, key, "is a timing-model knob: set it in the file's [model] table, or with --set");
     set_from_node(cfg, nullptr, *p, node, origin);
     cfg.sources[key] = origin;
     seen.insert(key);

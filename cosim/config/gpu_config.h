@@ -1,7 +1,8 @@
 // arc::config: the one parameter registry and GPU-configuration loader of ARCsim (area, timing
 // model, CLI, sweeps).
 //
-// A GPU is described by a flat TOML file, cosim/configs/<name>.toml. Every parameter is
+// A GPU is described by a TOML file, cosim/configs/<name>.toml: GPU keys at the top level and,
+// optionally, a [model] table of knob values calibrated for that GPU. Every parameter is
 // declared once (gpu_config.cpp): the GPU keys in gpu_params(), the timing model's knobs in
 // model_params(); each with key, type, unit, default, one-line meaning and valid range. The
 // TOML loader, `--set` (whose value is parsed by toml++ as in a file), every --help that
@@ -20,6 +21,20 @@
 #include <vector>
 
 namespace arc::config {
+
+// Timing-model knobs: not properties of a GPU's datasheet but of the model (defaults are
+// assumptions, named as such, until issue 9 measures them). Declared in model_params(); the
+// initializers below equal the table's defaults (tests/config checks it).
+struct ModelKnobs {
+  std::int64_t rop_queue_depth = 0;          // requests buffered at each ROP unit's input (0 = auto)
+  std::int64_t rop_window = 1;               // ROP look-ahead for a startable op (1 = in order)
+  std::int64_t icnt_eject_per_cycle = 1;     // flits one crossbar output (ROP port) delivers per cycle
+  std::int64_t rop_same_addr_interval = 1;   // min cycles between two ops starting on one address
+  std::int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
+  std::int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this
+  std::int64_t sws_cycles_per_key = 0;       // SW-S issue cycles per distinct address (match_any)
+  std::int64_t sws_cycles_per_lane = 0;      // SW-S issue cycles per lane of its largest reduced group
+};
 
 struct GpuConfig {
   // GPU shape
@@ -47,23 +62,13 @@ struct GpuConfig {
   // ARC-SW
   std::int64_t sw_overhead = 0;        // issue cycles ARC-SW adds per warp-level atomic
 
+  // Knob values the file sets in its [model] table (calibrated for this GPU), over the defaults;
+  // a run starts from these, then --set.
+  ModelKnobs knobs;
+
   std::string source_file;  // the file this was loaded from ("" when built in code)
   // Where each value came from, by key: "default", the file, or "--set" (absent: built in code).
   std::map<std::string, std::string> sources;
-};
-
-// Timing-model knobs: not properties of a GPU's datasheet but of the model (defaults are
-// assumptions, named as such, until issue 9 measures them). Declared in model_params(); the
-// initializers below equal the table's defaults (tests/config checks it).
-struct ModelKnobs {
-  std::int64_t rop_queue_depth = 0;          // requests buffered at each ROP unit's input (0 = auto)
-  std::int64_t rop_window = 1;               // ROP look-ahead for a startable op (1 = in order)
-  std::int64_t icnt_eject_per_cycle = 1;     // flits one crossbar output (ROP port) delivers per cycle
-  std::int64_t rop_same_addr_interval = 1;   // min cycles between two ops starting on one address
-  std::int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
-  std::int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this
-  std::int64_t sws_cycles_per_key = 0;       // SW-S issue cycles per distinct address (match_any)
-  std::int64_t sws_cycles_per_lane = 0;      // SW-S issue cycles per lane of its largest reduced group
 };
 
 enum class Kind { Int, Float, String };

@@ -34,13 +34,16 @@ Cycle SubCore::sw_cost(const trace::Instr& in) const {
   wi.active_mask = in.active_mask;
   wi.addr = in.addr;
   const auto groups = golden::match_addresses(wi);
-  uint32_t largest = 0;
+  // The serial sums' shuffle+add steps: sum over the reduced groups of (lanes - 1). The groups'
+  // loops diverge (each __shfl_sync names its own group's mask), so the GPU runs them one
+  // group after another, not side by side (docs/calibration.md, SW-S prims).
+  uint32_t adds = 0;
   for (const auto& g : groups) {
     const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
-    if (n >= setup_.threshold && n > 1) largest = std::max(largest, n);
+    if (n >= setup_.threshold && n > 1) adds += n - 1;
   }
   if (call_start) c += static_cast<Cycle>(setup_.sws_per_key) * groups.size();
-  if (largest) c += static_cast<Cycle>(setup_.sws_per_lane) * (largest - 1);
+  c += static_cast<Cycle>(setup_.sws_per_lane) * adds;
   return c;
 }
 

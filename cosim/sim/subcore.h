@@ -12,8 +12,8 @@
 //  - sw-s / sw-b: first the reduction instructions' issue cycles: per reduce call (paid at its
 //    param 0 only, so a 3DGS call that writes 9 gradients pays it once) `sw_overhead` (config)
 //    and, sw-s, sws_cycles_per_key x distinct addresses (match_any); per instruction, sw-s,
-//    sws_cycles_per_lane x (lanes of its largest reduced group - 1) (the dependent
-//    shuffle+add chain of each parameter); then one packet: per
+//    sws_cycles_per_lane x its in-core adds (sum over reduced groups of lanes - 1: each
+//    group's shuffle+add chain, groups one after another); then one packet: per
 //    address group of >= threshold lanes one request carrying the group's serial (sw-s) or
 //    butterfly (sw-b) sum, per-lane requests for the other lanes;
 //  - arc-hw: the instruction into its ARC unit (`atomred`).

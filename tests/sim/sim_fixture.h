@@ -11,12 +11,17 @@
 
 namespace arc::sim::testing {
 
-inline trace::Trace synthetic(const std::string& tag, tracegen::GenConfig g) {
+// Writes the trace to the test's temporary folder and returns its path.
+inline std::string synthetic_file(const std::string& tag, const tracegen::GenConfig& g) {
   const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
   std::filesystem::create_directories(dir);
   const auto path = dir / (tag + "-" + std::to_string(g.seed) + ".arctrace");
   tracegen::generate(g, path.string());
-  return trace::read_trace(path.string());
+  return path.string();
+}
+
+inline trace::Trace synthetic(const std::string& tag, const tracegen::GenConfig& g) {
+  return trace::read_trace(synthetic_file(tag, g));
 }
 
 // Hot: 4 SMs x 4 sub-cores x 4 warps, mostly one address per warp, short gaps: ROP-bound.
@@ -44,6 +49,7 @@ inline RunSpec small_gpu() {
   s.gpu.icnt_latency = 10;
   s.gpu.warps_per_subcore = 4;
   s.gpu.sw_overhead = 12;
+  s.gpu.coalesce_bytes = 0;  // per-lane requests unless a test coalesces; knobs: the defaults, not h100.toml's [model]
   return s;
 }
 

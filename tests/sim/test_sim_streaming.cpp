@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <systemc>
 
 #include "coalesce.h"
@@ -20,16 +19,8 @@
 namespace arc::sim {
 namespace {
 
-std::string temp_trace(const std::string& tag, const tracegen::GenConfig& g) {
-  const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
-  std::filesystem::create_directories(dir);
-  const auto path = dir / (tag + "-" + std::to_string(g.seed) + ".arctrace");
-  tracegen::generate(g, path.string());
-  return path.string();
-}
-
 TEST(SimStreaming, FileStreamEqualsInMemoryEveryModeBothLevels) {
-  const std::string path = temp_trace("stream", testing::hot(2500, 21));
+  const std::string path = testing::synthetic_file("stream", testing::hot(2500, 21));
   const trace::Trace t = trace::read_trace(path);
   const TraceSummary summary = summarize(path);
   EXPECT_EQ(summary.instructions, t.instrs.size());

@@ -92,7 +92,7 @@ TEST(SwTraceOut, CallConversionAndGapClamp) {
   EXPECT_THROW(to_instrs(bad), arc::Error);
 }
 
-TEST(SwTraceOut, RoundTripWarpByWarpWithLaunchShape) {
+TEST(SwTraceOut, RoundTripInIssueOrderWithLaunchShape) {
   const std::string path = tmp_path("roundtrip.arctrace");
   // Two warps' slot ranges: warp 0 at slots 0..3 (2 calls), warp 1 at 4..5 (1 call).
   std::vector<arc::DevCall> recs(6);
@@ -132,7 +132,8 @@ TEST(SwTraceOut, RoundTripWarpByWarpWithLaunchShape) {
   EXPECT_EQ(t.header.resident_warps_per_sm, 42u);  // largest %warpid + 1
   ASSERT_EQ(t.instrs.size(), 9u);
   std::vector<arc::trace::Instr> want;
-  for (int i : {0, 1, 4})
+  // Both warps fit one wave (132 SMs x 42 resident warps): call 0 of each, then call 1.
+  for (int i : {0, 4, 1})
     for (const auto& in : to_instrs(recs[static_cast<size_t>(i)])) want.push_back(in);
   for (size_t i = 0; i < want.size(); ++i) EXPECT_TRUE(arc::trace::same_content(t.instrs[i], want[i])) << i;
   ASSERT_EQ(t.final_buffer.size(), 32u);
