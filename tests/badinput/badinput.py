@@ -51,6 +51,9 @@ def make_fixtures(arcsim, d):
 
     cfg_with("unknown-key.toml", "warp_size_typo = 32")
     cfg_with("sms0.toml", "sms = 0", replace="sms")
+    cfg_with("knob-top.toml", "rop_window = 8")
+    cfg_with("model-typo.toml", "[model]\nrop_windw = 8")
+    cfg_with("coalesce3.toml", "coalesce_bytes = 3")
     cfg_with("neg-latency.toml", "rop_latency = -5", replace="rop_latency")
     cfg_with("float-sms.toml", 'sms = "many"', replace="sms")
     write("syntax.toml", "sms = [\n", "w")
@@ -87,6 +90,12 @@ CASES = [
     ("unknown config key", ["sim", "--config", "unknown-key.toml", "--trace", "ok.trace"],
      "'warp_size_typo': unknown key"),
     ("0 SMs (config file)", ["sim", "--config", "sms0.toml", "--trace", "ok.trace"], "'sms': 0 is out of range"),
+    ("knob outside [model] (config file)", ["sim", "--config", "knob-top.toml", "--trace", "ok.trace"],
+     "'rop_window': is a timing-model knob: set it in the file's [model] table"),
+    ("unknown knob in [model]", ["sim", "--config", "model-typo.toml", "--trace", "ok.trace"],
+     "'model.rop_windw': unknown timing-model knob"),
+    ("coalescing granule not a power of two", ["sim", "--config", "coalesce3.toml", "--trace", "ok.trace"],
+     "coalesce_bytes 3 is not 0 or a power of two"),
     ("0 SMs (--set)", SIM + ["--set", "sms=0"], "'sms': 0 is out of range"),
     ("negative latency (config file)", ["sim", "--config", "neg-latency.toml", "--trace", "ok.trace"],
      "'rop_latency': -5 is out of range"),
