@@ -15,6 +15,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
       spec_(spec),
       image_(trace.header.buffer_words),
       arrived_(trace.header.buffer_words, 0),
+      word_free_(trace.header.buffer_words, 0),
       // A coalesced request goes to one unit: the hash slices on at least the coalescing granule.
       hash_(spec.gpu.addr_hash, static_cast<uint32_t>(spec.gpu.rop_units),
             static_cast<uint32_t>(std::max(spec.knobs.rop_slice_bytes, spec.gpu.coalesce_bytes))) {
@@ -33,7 +34,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   stats_.flit_bytes = static_cast<uint64_t>(g.flit_bytes);
   for (int64_t r = 0; r < g.rop_units; ++r)
     rops_.push_back(std::make_unique<RopUnit>(fmt::format("rop{}", r).c_str(), static_cast<uint32_t>(r), rs, image_, log_,
-                                             arrived_, stats_));
+                                             arrived_, word_free_, stats_));
 
   IcntSetup is;
   is.sms = sms;

@@ -49,6 +49,7 @@ class GpuModel : public sc_core::sc_module {
   golden::MemoryImage image_;
   CommitLog log_;
   std::vector<uint32_t> arrived_;  // per word: lane updates the ROP units committed
+  std::vector<Cycle> word_free_;   // per word: first cycle its next op may start (ROP serialization)
   RopHash hash_;
   std::vector<std::unique_ptr<SubCore>> subcores_;
   std::vector<std::unique_ptr<ArcUnit>> arcs_;

@@ -19,14 +19,13 @@ void Icnt::step() {
   const uint64_t E = uint64_t{setup_.eject_per_cycle} * setup_.flit_bytes;
   const Cycle lat = std::max<uint32_t>(setup_.latency, 1);
   Cycle next = kNever;
-  // Visit the SMs with flits in round-robin order from rr_ (sorted, so the order never depends
-  // on which LSU ran first in a cycle).
-  if (!std::is_sorted(active_.begin(), active_.end())) std::sort(active_.begin(), active_.end());
-  const auto first = std::lower_bound(active_.begin(), active_.end(), rr_);
-  std::rotate(active_.begin(), first, active_.end());
-  size_t keep = 0;
-  for (size_t k = 0; k < active_.size(); ++k) {
-    const uint32_t sm = active_[k];
+  // Visit the SMs with flits in round-robin order from rr_ (active_ is kept sorted, so the
+  // order never depends on which LSU ran first in a cycle).
+  const size_t n = active_.size();
+  const size_t start = static_cast<size_t>(std::lower_bound(active_.begin(), active_.end(), rr_) - active_.begin());
+  bool emptied = false;
+  for (size_t j = 0; j < n; ++j) {
+    const uint32_t sm = active_[(start + j) % n];
     Link<Request>& in = *from_sm[sm];
     bool blocked = false;
     uint64_t& slot = sm_slot_[sm];
@@ -49,10 +48,13 @@ void Icnt::step() {
     }
     if (in.ready(now) && !blocked) next = std::min<Cycle>(next, std::max<Cycle>(now + 1, slot / F));
     else if (!in.ready(now)) next = std::min(next, in.next_ready());
-    if (in.empty()) listed_[sm] = 0;
-    else active_[keep++] = sm;
+    if (in.empty()) {
+      listed_[sm] = 0;
+      emptied = true;
+    }
   }
-  active_.resize(keep);
+  if (emptied) active_.erase(std::remove_if(active_.begin(), active_.end(), [&](uint32_t sm) { return !listed_[sm]; }),
+                             active_.end());
   rr_ = (rr_ + 1) % setup_.sms;
   wake.at(next);
 }

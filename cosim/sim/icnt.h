@@ -13,6 +13,7 @@
 #pragma once
 #include <systemc>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -48,7 +49,7 @@ class Icnt : public sc_core::sc_module {
   void pushed(uint32_t sm) {
     if (!listed_[sm]) {
       listed_[sm] = 1;
-      active_.push_back(sm);
+      active_.insert(std::lower_bound(active_.begin(), active_.end(), sm), sm);
     }
   }
 
@@ -57,7 +58,7 @@ class Icnt : public sc_core::sc_module {
 
   IcntSetup setup_;
   uint32_t rr_ = 0;
-  std::vector<uint32_t> active_;  // SMs whose input may hold flits
+  std::vector<uint32_t> active_;  // SMs whose input may hold flits, ascending
   std::vector<char> listed_;
   // Byte slots (slot = cycle x bytes per cycle + k): the next free one of each SM's link and
   // of each ROP port's ejection.

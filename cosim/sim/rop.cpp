@@ -16,8 +16,15 @@ std::vector<std::pair<uint32_t, uint32_t>> CommitLog::sorted() const {
 }
 
 RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-                 CommitLog& log, std::vector<uint32_t>& arrived, Stats& stats)
-    : sc_module(name), unit_(unit), setup_(setup), image_(image), log_(log), arrived_(arrived), stats_(stats) {
+                 CommitLog& log, std::vector<uint32_t>& arrived, std::vector<Cycle>& free, Stats& stats)
+    : sc_module(name),
+      unit_(unit),
+      setup_(setup),
+      image_(image),
+      log_(log),
+      arrived_(arrived),
+      stats_(stats),
+      free_(free) {
   SC_METHOD(step);
   sensitive << wake.ev;
   dont_initialize();
@@ -46,10 +53,9 @@ void RopUnit::step() {
         if (seen(op.addr)) ok = false;  // an older request on one of its words waits
       if (ok) {
         for (const LaneOp& op : r) {
-          const auto it = free_.find(op.addr);
-          if (it != free_.end() && it->second > now) {
+          if (free_[op.addr] > now) {
             ok = false;
-            retry = std::min(retry, it->second);
+            retry = std::min(retry, free_[op.addr]);
           }
         }
       }

@@ -46,8 +46,9 @@ class RopUnit : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(RopUnit);
   // arrived[w]: lane updates committed to word w so far (the end-of-run conservation check).
+  // free[w]: first cycle word w's next op may start (shared: a word belongs to one unit).
   RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-          CommitLog& log, std::vector<uint32_t>& arrived, Stats& stats);
+          CommitLog& log, std::vector<uint32_t>& arrived, std::vector<Cycle>& free, Stats& stats);
 
   Link<Request> in;
   Wake wake;
@@ -63,7 +64,7 @@ class RopUnit : public sc_core::sc_module {
   CommitLog& log_;
   std::vector<uint32_t>& arrived_;
   Stats& stats_;
-  std::unordered_map<uint32_t, Cycle> free_;  // per word: first cycle its next op may start
+  std::vector<Cycle>& free_;                  // per word: first cycle its next op may start
   uint64_t next_slot_ = 0;                    // next free input byte (cycle x ops_per_cycle x flit_bytes + k)
   Cycle last_done_ = 0;
   std::vector<uint32_t> seen_;  // words met while looking ahead this cycle
