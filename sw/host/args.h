@@ -14,7 +14,7 @@ namespace arc::sw {
 // bound: numerically WRONG by construction), -clamp gradients clamped to [-10, 10], -skip the
 // empty-warp skip (ballot + popc; Baseline is the method without it).
 struct MethodSpec {
-  std::string name;  // baseline, sws, swb, cub, adaptive, block
+  std::string name;  // baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor
   int vec = 1;
   std::string add = "atomic";  // atomic, cas, noatomic
   bool clamp = false;
@@ -30,6 +30,9 @@ struct MethodSpec {
     return s;
   }
   bool bound() const { return add == "noatomic"; }  // the racy no-atomics timing bound
+  // The compute floor (issue 20): the backward pass with no gradient write. A floor, never a
+  // result: gradients WRONG by construction, never checked.
+  bool floor() const { return name == "floor"; }
   std::string label_base() const { return vec == 1 ? name : name + "-v" + std::to_string(vec); }
 };
 

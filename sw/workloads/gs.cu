@@ -163,7 +163,7 @@ class GsWorkload final : public Workload {
   void backward(const MethodSpec& m, int thr) override {
     grad_.zero();
     dispatch<true>(m, [&](auto mc, auto vc) {
-      backward_kernel<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>
+      backward_kernel<decltype(mc)::value, decltype(vc)::value, arc::UntracedRec<decltype(mc)::value>>
           <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                             conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
                                             dldp_.get(), grad_.get(), thr, arc::TraceBuffers{});
@@ -191,7 +191,7 @@ class GsWorkload final : public Workload {
     return r;
   }
 
-  double fd_check(std::string& detail) override;
+  double fd_check(std::string& detail, const MethodSpec& m, int thr) override;
 
  private:
   // Loss sum_p <dL/dp, C_p> in double from the 2D parameters, following the GPU's tile lists.
@@ -253,9 +253,9 @@ double GsWorkload::host_loss(const std::vector<float>& m2, const std::vector<flo
   return L;
 }
 
-double GsWorkload::fd_check(std::string& detail) {
+double GsWorkload::fd_check(std::string& detail, const MethodSpec& m, int thr) {
   forward();
-  backward(MethodSpec{"baseline", 1}, 0);
+  backward(m, thr);
   const auto g = grads();
   const auto m2f = mean2d_.download();
   const auto cof = conic_.download();

@@ -37,9 +37,9 @@ class Workload {
   virtual void backward(const MethodSpec& m, int threshold) = 0;   // zero grads + backward
   virtual std::vector<float> grads() const = 0;                    // after backward()
   virtual CaptureResult capture(const std::string& method, int threshold) = 0;
-  // Finite differences of the fixed loss on this (small) scene vs the GPU baseline
-  // gradient; returns the relative L2 error over all checked parameters.
-  virtual double fd_check(std::string& detail) = 0;
+  // Finite differences of the fixed loss on this (small) scene vs the GPU gradient of method
+  // m at threshold thr; returns the relative L2 error over all checked parameters.
+  virtual double fd_check(std::string& detail, const MethodSpec& m, int thr) = 0;
 };
 
 std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed);

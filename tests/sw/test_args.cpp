@@ -132,3 +132,19 @@ TEST(SwArgs, Cli11AndDecimalNumbers) {
     EXPECT_NE(std::string(e.what()).find("--reps"), std::string::npos) << e.what();
   }
 }
+
+// Issues 20/23: the compute floor, gsplat's reduction and the transposed reduce-scatter.
+TEST(SwArgs, FloorGsplatSwt) {
+  using arc::sw::parse_args;
+  using arc::sw::parse_method;
+  EXPECT_TRUE(parse_method("floor").floor());
+  EXPECT_FALSE(parse_method("floor").bound());
+  EXPECT_FALSE(parse_method("gsplat").floor());
+  EXPECT_EQ(parse_method("swt-v4").label(), "swt-v4");
+  EXPECT_EQ(parse_method("swt-v4").vec, 4);
+  for (const char* bad : {"floor-v4", "floor-clamp", "gsplat-v4", "gsplat-cas", "swt-cas", "swt-clamp", "floor-noatomic"})
+    EXPECT_THROW(parse_method(bad), arc::Error) << bad;
+  EXPECT_THROW(parse_args({"--trace-method", "floor"}), arc::Error);
+  EXPECT_EQ(parse_args({"--trace-method", "swt"}).trace_method, "swt");
+  EXPECT_EQ(parse_args({"--trace-method", "gsplat"}).trace_method, "gsplat");
+}
