@@ -24,6 +24,9 @@ constexpr double kAgreeTol = 1e-4;
 
 std::unique_ptr<Workload> make(const std::string& w, const BenchArgs& a, int width, int height, size_t prims) {
   if (w == "gs") return make_gs(width, height, prims ? prims : a.gaussians, a.seed);
+  // Issue 23: Gaussians on surfaces (gauss-surface-v1).
+  if (w == "gs-garden") return make_gs(width, height, prims ? prims : a.gaussians, a.seed, "garden");
+  if (w == "gs-object") return make_gs(width, height, prims ? prims : a.gaussians, a.seed, "object");
   if (w == "pulsar") return make_pulsar(width, height, prims ? prims : a.spheres, a.seed);
   return make_tex(width, height, a.tex_w, a.tex_h, a.seed);
 }
@@ -142,9 +145,11 @@ int run_bench(const BenchArgs& a, const cudaDeviceProp& prop) {
     // differences too, not only against Baseline). The bound and the floor write wrong
     // gradients by construction and are skipped.
     for (const auto& wn : a.workloads) {
-      auto w = wn == "gs" ? make_gs(48, 32, 40, a.seed)
-             : wn == "pulsar" ? make_pulsar(48, 32, 40, a.seed)
-                              : make_tex(40, 24, 8, 8, a.seed);
+      auto w = wn == "gs"          ? make_gs(48, 32, 40, a.seed)
+               : wn == "gs-garden" ? make_gs(48, 32, 60, a.seed, "garden")
+               : wn == "gs-object" ? make_gs(48, 32, 60, a.seed, "object")
+               : wn == "pulsar"    ? make_pulsar(48, 32, 40, a.seed)
+                                   : make_tex(40, 24, 8, 8, a.seed);
       std::vector<MethodSpec> fd_methods{MethodSpec{"baseline", 1}};
       for (const auto& m : a.methods)
         if (!m.bound() && !m.floor() && !m.clamp && m.label() != "baseline" && w->supports(m)) fd_methods.push_back(m);

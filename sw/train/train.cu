@@ -150,7 +150,7 @@ class Trainer {
     binner_.bin(rect_.get(), depth_.get(), n_, tiles_x_, tiles_y_);
     gs::render<<<tiles_x_ * tiles_y_, gs::kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                                     conic_.get(), P + 4 * n_, out_.get(), final_t_.get(),
-                                                    n_contrib_.get());
+                                                    n_contrib_.get(), nullptr);
     ARC_LAUNCH();
   }
   std::vector<float> image() const { return out_.download(); }

@@ -27,7 +27,9 @@ __global__ void preprocess(int n, const float* pos, const float* scale, const fl
 __global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint32_t* list, int tiles_x, Cam cam,
                                                  const float2* mean2d,
                                                  const float4* conic_o, const float* color, float* out,
-                                                 float* final_t, int* n_contrib);
+                                                 float* final_t, int* n_contrib, unsigned long long* stats);
+// render's optional statistics (stats != nullptr), summed over the frame's pixels:
+enum RenderStat { kStatStopped = 0, kStatSkippedByStop, kStatBlended, kStatVisited, kStatPixels, kStatCount };
 
 // Min 5 blocks/SM (<= 48 registers): every method then runs at the same occupancy (40
 // warps/SM); left free, SW-S and Adaptive took 51-58 registers and 4 blocks, which alone cost

@@ -42,7 +42,9 @@ class Workload {
   virtual double fd_check(std::string& detail, const MethodSpec& m, int thr) = 0;
 };
 
-std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed);
+// scene: "fog" (gauss-frustum-v1, workload "gs"), "garden" / "object" (gauss-surface-v1,
+// workloads "gs-garden" / "gs-object").
+std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed, const std::string& scene = "fog");
 std::unique_ptr<Workload> make_pulsar(int width, int height, size_t n, uint64_t seed);
 std::unique_ptr<Workload> make_tex(int width, int height, int tex_w, int tex_h, uint64_t seed);
 
