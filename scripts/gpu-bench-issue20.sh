@@ -29,18 +29,20 @@ meta=(--meta "gpu_name=$(gpu_smi name)" --meta "driver=$(gpu_smi driver_version)
 # 1. Every method on every workload in ONE run (each row's speedup, to_bound, to_floor and
 #    speedup over gsplat from that run's own rows). Thresholds 1..32 for SW-S / SW-B / SW-T.
 #    gs at 1080p on three scene types (issue 23): gs = the uniform fog (gauss-frustum-v1),
-#    gs-garden and gs-object = Gaussians on surfaces (gauss-surface-v1), 500,000 each; the
-#    scene statistics (per-tile counts, blended per pixel, early stops) land in bench.json meta.
+#    gs-garden and gs-object = Gaussians on surfaces (gauss-surface-v1), 500,000 each, all with
+#    the real codes' separate gradient arrays (scalar atomics); gs-il = the fog with the
+#    interleaved 12-word record (the float4 rows). The scene statistics (per-tile counts,
+#    blended per pixel, early stops) land in bench.json meta.
 methods=baseline,floor,gsplat,sws,swb,swt,cub,adaptive
 methods+=,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4
 methods+=,baseline-noatomic,baseline-v4-noatomic
-timeout 300 "$bin" --fd --reps 30 --workloads gs,gs-garden,gs-object,pulsar,tex --methods "$methods" --out "$out" "${meta[@]}" \
+timeout 300 "$bin" --fd --reps 30 --workloads gs,gs-il,gs-garden,gs-object,pulsar,tex --methods "$methods" --out "$out" "${meta[@]}" \
   > "$out/bench.log" 2>&1 || status=1
 tail -80 "$out/bench.log"
 
 # 2. The same binary again (subset, fewer thresholds): the run-to-run spread.
 mkdir -p "$out/repeat"
-timeout 75 "$bin" --no-check --reps 20 --workloads gs,gs-garden,gs-object,pulsar,tex \
+timeout 75 "$bin" --no-check --reps 20 --workloads gs,gs-il,gs-garden,pulsar,tex \
   --methods baseline,floor,gsplat,sws,swb,swt,adaptive,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4 \
   --thresholds 2,8,16 --out "$out/repeat" >> "$out/bench.log" 2>&1 || status=1
 
@@ -54,10 +56,10 @@ cap() {  # NAME WORKLOAD METHOD THRESHOLD SIZE PRIMS
     echo "trace $1 FAILED:"; cat "$t/$1.log"; status=1
   fi
 }
-cap gs-gsplat gs gsplat 1 32x32 100 >> "$t/captures.txt"
-cap gs-swt gs swt 1 32x32 100 >> "$t/captures.txt"
-cap gs-adaptive gs adaptive 0 32x32 100 >> "$t/captures.txt"
-cap gs-garden-swt gs-garden swt 1 32x32 100 >> "$t/captures.txt"
+cap gs-gsplat gs-il gsplat 1 32x32 100 >> "$t/captures.txt"
+cap gs-swt gs-il swt 1 32x32 100 >> "$t/captures.txt"
+cap gs-adaptive gs-il adaptive 0 32x32 100 >> "$t/captures.txt"
+cap gs-garden-swt gs-garden-il swt 1 32x32 100 >> "$t/captures.txt"
 cap tex-swt tex swt 1 32x32 100 >> "$t/captures.txt"
 cap tex-adaptive tex adaptive 0 32x32 100 >> "$t/captures.txt"
 cap pulsar-adaptive pulsar adaptive 0 32x32 100 >> "$t/captures.txt"

@@ -37,7 +37,9 @@ struct MethodSpec {
 };
 
 struct BenchArgs {
-  std::vector<std::string> workloads{"gs", "pulsar", "tex"};
+  // gs = separate gradient arrays (the real codes' layout, issue 23), gs-il = the interleaved
+  // record (float4 atomics); gs-garden / gs-object: Gaussians on surfaces.
+  std::vector<std::string> workloads{"gs", "gs-il", "pulsar", "tex"};
   std::vector<MethodSpec> methods{{"baseline", 1}, {"sws", 1}, {"swb", 1}, {"cub", 1}, {"adaptive", 1}};
   std::vector<int> thresholds{1, 2, 4, 8, 12, 16, 24, 32};
   std::vector<int> opt_thresholds{1, 2, 8, 16};  // for -cas / -clamp variants of SW-S / SW-B
@@ -53,7 +55,7 @@ struct BenchArgs {
   bool fd = false;      // finite differences on tiny scenes
   // Trace capture (instead of the benchmark when trace_path is set).
   std::string trace_path;
-  std::string trace_workload = "gs";
+  std::string trace_workload = "gs-il";  // traces need one buffer and a stride
   std::string trace_method = "sws";
   int trace_threshold = 1;
   int trace_width = 64, trace_height = 48;

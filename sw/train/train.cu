@@ -187,7 +187,8 @@ class Trainer {
       gs::backward_kernel<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>
           <<<tiles_x_ * tiles_y_, gs::kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                                 conic_.get(), P.get() + 4 * n_, final_t_.get(), n_contrib_.get(),
-                                                dldp_.get(), g2d_.get(), a_.threshold, arc::TraceBuffers{});
+                                                dldp_.get(), arc::Strided{g2d_.get(), gs::kStride}, a_.threshold,
+                                                arc::TraceBuffers{});
     });
     ARC_LAUNCH();
     const unsigned g = div_up(n_, 256);

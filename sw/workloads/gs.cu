@@ -121,8 +121,11 @@ namespace {
 
 class GsWorkload final : public Workload {
  public:
-  GsWorkload(int w, int h, size_t n, uint64_t seed, const std::string& scene)
-      : name_(scene == "fog" ? "gs" : "gs-" + scene),
+  // separate: the real codes' gradient arrays (the default, issue 23); otherwise the
+  // interleaved 12-word record (workload name + "-il"), which float4 atomics need.
+  GsWorkload(int w, int h, size_t n, uint64_t seed, const std::string& scene, bool separate)
+      : name_(std::string(scene == "fog" ? "gs" : "gs-" + scene) + (separate ? "" : "-il")),
+        separate_(separate),
         scene_(scene == "fog" ? make_gauss_scene(n, w, h, seed) : make_gauss_surface_scene(scene, n, w, h, seed)) {
     cam_ = {w, h, scene_.cam.fx, scene_.cam.fy, scene_.cam.cx, scene_.cam.cy};
     tiles_x_ = static_cast<int>(div_up(w, kTile));
@@ -141,13 +144,29 @@ class GsWorkload final : public Workload {
     final_t_.resize(np);
     n_contrib_.resize(np);
     dldp_.upload(make_pixel_grad(w, h, 3, seed));
-    grad_.resize(n * kStride);
+    grad_.resize(n * (separate ? kNP : kStride));
+    // Separate arrays in one allocation (grads() returns them back to back): means2D (float2),
+    // conic (3 floats, as gsplat), opacity, colours (float3).
+    const int64_t nn = static_cast<int64_t>(n);
+    float* const g = grad_.get();
+    const int64_t start[kNP] = {0, 1, 2 * nn, 2 * nn + 1, 2 * nn + 2, 5 * nn, 6 * nn, 6 * nn + 1, 6 * nn + 2};
+    const int width[kNP] = {2, 2, 3, 3, 3, 1, 3, 3, 3};
+    for (int i = 0; i < kNP; ++i) {
+      arrays_.ptr[i] = g + start[i];
+      arrays_.width[i] = width[i];
+      word_of_[i] = start[i];
+    }
   }
   std::string name() const override { return name_; }
   std::string kernel_name() const override { return "gs::backward_kernel"; }
   std::string generator() const override { return scene_.generator; }
   uint64_t seed() const override { return scene_.seed; }
-  bool supports(const MethodSpec&) const override { return true; }
+  // Separate arrays take scalar atomics only (float4 needs the interleaved record).
+  bool supports(const MethodSpec& m) const override { return !separate_ || m.vec == 1; }
+  // Where Gaussian i's parameter p is in grads().
+  size_t gidx(size_t i, int p) const {
+    return separate_ ? static_cast<size_t>(word_of_[p]) + i * static_cast<size_t>(arrays_.width[p]) : i * kStride + p;
+  }
 
   // Scene statistics (issue 23), beside published ones in results/h100/README.md: per-tile
   // list lengths, Gaussians blended per pixel, early termination (pixels that stopped, list
@@ -203,12 +222,23 @@ class GsWorkload final : public Workload {
   }
 
   void backward(const MethodSpec& m, int thr) override {
+    if (!supports(m)) throw arc::Error(name_ + ": " + m.label() + " needs the interleaved layout (" + name_ + "-il)");
     grad_.zero();
     dispatch<true>(m, [&](auto mc, auto vc) {
-      backward_kernel<decltype(mc)::value, decltype(vc)::value, arc::UntracedRec<decltype(mc)::value>>
-          <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
-                                            conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
-                                            dldp_.get(), grad_.get(), thr, arc::TraceBuffers{});
+      constexpr arc::Method M = decltype(mc)::value;
+      constexpr int O = decltype(vc)::value;
+      auto go = [&](const auto& lay) {
+        backward_kernel<M, O, arc::UntracedRec<M>, std::decay_t<decltype(lay)>>
+            <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
+                                              conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
+                                              dldp_.get(), lay, thr, arc::TraceBuffers{});
+      };
+      if constexpr (arc::opt_vec(O) == 1) {
+        if (separate_) go(arrays_);
+        else go(arc::Strided{grad_.get(), kStride});
+      } else {
+        go(arc::Strided{grad_.get(), kStride});
+      }
     });
     ARC_LAUNCH();
   }
@@ -216,6 +246,9 @@ class GsWorkload final : public Workload {
   std::vector<float> grads() const override { return grad_.download(); }
 
   CaptureResult capture(const std::string& method, int thr) override {
+    if (separate_)
+      throw arc::Error("trace: " + name_ + " writes separate gradient arrays, which the trace format (one buffer, a stride) "
+                       "cannot name; capture " + name_ + "-il");
     const size_t warps = static_cast<size_t>(tiles_x_) * tiles_y_ * (kBlock / 32);
     CaptureResult r = run_capture(
         warps, grad_, [&] { backward(MethodSpec{method, 1}, thr); },
@@ -224,7 +257,7 @@ class GsWorkload final : public Workload {
             backward_kernel<decltype(mc)::value, 1, arc::DevTrace>
                 <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                                   conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
-                                                  dldp_.get(), grad_.get(), thr, tb);
+                                                  dldp_.get(), arc::Strided{grad_.get(), kStride}, thr, tb);
           });
         },
         [&] { grad_.zero(); });
@@ -242,6 +275,9 @@ class GsWorkload final : public Workload {
                    const std::vector<float>& dldp, std::vector<uint8_t>& path, bool record) const;
 
   std::string name_;
+  bool separate_ = true;
+  arc::Arrays<kNP> arrays_{};
+  int64_t word_of_[kNP] = {};
   GaussScene scene_;
   mutable DevBuf<unsigned long long> stats_;
   Cam cam_{};
@@ -340,7 +376,7 @@ double GsWorkload::fd_check(std::string& detail, const MethodSpec& m, int thr) {
       const double Lm = host_loss(m2, co, col, list, ranges, dldp, path, false);
       (*v)[idx] = x0;
       const double fd = (Lp - Lm) / (static_cast<double>(xp) - static_cast<double>(xm));
-      const double gg = g[i * kStride + p];
+      const double gg = g[gidx(i, p)];
       num += (fd - gg) * (fd - gg);
       den += fd * fd;
       const int grp = p < 2 ? 0 : p < 5 ? 1 : p == 5 ? 2 : 3;
@@ -364,7 +400,8 @@ double GsWorkload::fd_check(std::string& detail, const MethodSpec& m, int thr) {
 }  // namespace arc::sw::gs
 
 namespace arc::sw {
-std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed, const std::string& scene) {
-  return std::make_unique<gs::GsWorkload>(width, height, n, seed, scene);
+std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed, const std::string& scene,
+                                  bool separate) {
+  return std::make_unique<gs::GsWorkload>(width, height, n, seed, scene, separate);
 }
 }  // namespace arc::sw

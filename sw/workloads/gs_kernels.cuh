@@ -34,11 +34,13 @@ enum RenderStat { kStatStopped = 0, kStatSkippedByStop, kStatBlended, kStatVisit
 // Min 5 blocks/SM (<= 48 registers): every method then runs at the same occupancy (40
 // warps/SM); left free, SW-S and Adaptive took 51-58 registers and 4 blocks, which alone cost
 // them ~20% on the H100 (measured), a register-allocation artefact rather than the method.
-template <arc::Method M, int V, class Rec>
+// Lay: arc::Strided (one interleaved 12-word record per Gaussian) or arc::Arrays<kNP> (the
+// real codes' separate arrays: means2D, conic, opacity, colours; issue 23).
+template <arc::Method M, int V, class Rec, class Lay = arc::Strided>
 __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges, const uint32_t* list, int tiles_x,
                                                           Cam cam, const float2* mean2d, const float4* conic_o,
                                                           const float* color, const float* final_t,
-                                                          const int* n_contrib, const float* dldp, float* grad,
+                                                          const int* n_contrib, const float* dldp, const Lay grad,
                                                           int threshold, arc::TraceBuffers tb) {
   const int tile = blockIdx.x;
   const int tx = tile % tiles_x, ty = tile / tiles_x;
@@ -113,7 +115,7 @@ __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges
       } else {
         for (int i = 0; i < kNP; ++i) g[i] = 0.0f;
       }
-      arc::reduce<M, kNP, V>(active, s_id[j], grad, kStride, g, threshold, rec);
+      arc::reduce_to<M, kNP, V>(active, s_id[j], grad, g, threshold, rec);
     }
   }
 }

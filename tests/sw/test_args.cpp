@@ -8,7 +8,7 @@ using arc::sw::parse_args;
 
 TEST(SwArgs, Defaults) {
   const auto a = parse_args({});
-  EXPECT_EQ(a.workloads.size(), 3u);
+  EXPECT_EQ(a.workloads.size(), 4u);  // gs, gs-il, pulsar, tex
   ASSERT_EQ(a.methods.size(), 5u);
   EXPECT_EQ(a.methods[0].name, "baseline");
   EXPECT_EQ(a.width, 1920);
@@ -147,4 +147,8 @@ TEST(SwArgs, FloorGsplatSwt) {
   EXPECT_THROW(parse_args({"--trace-method", "floor"}), arc::Error);
   EXPECT_EQ(parse_args({"--trace-method", "swt"}).trace_method, "swt");
   EXPECT_EQ(parse_args({"--trace-method", "gsplat"}).trace_method, "gsplat");
+  // Issue 23: scenes with surfaces and the gradient layouts as workloads.
+  for (const char* w : {"gs", "gs-il", "gs-garden", "gs-garden-il", "gs-object", "gs-object-il"})
+    EXPECT_TRUE(arc::sw::known_workload(w)) << w;
+  for (const char* w : {"gs-moon", "gs-il-garden", "gs-", "pulsar-il"}) EXPECT_FALSE(arc::sw::known_workload(w)) << w;
 }

@@ -113,6 +113,45 @@ struct NoTrace {
                                        const float (&)[NP]) {}
 };
 
+// Gradient layouts (issue 23): where parameter i of primitive `prim` lives.
+//   Strided   one interleaved record per primitive: grad[prim * stride + i] (the original
+//             call; vector atomics and tracing need it);
+//   Arrays<NP> separate arrays as the real 3DGS codes keep them (means2D, conic, opacity,
+//             colours, ...): param i at ptr[i] + prim * width[i] (ptr[i] points at the param's
+//             word inside its array's record). Scalar atomics only; not traceable (the trace
+//             format names one buffer and a stride).
+struct Strided {
+  float* grad;
+  int stride;
+  __device__ __forceinline__ float* target(int prim) const { return grad + static_cast<int64_t>(prim) * stride; }
+};
+template <int NP>
+struct Arrays {
+  float* ptr[NP];
+  int width[NP];
+  // One primitive's words: a copy of the table (no pointer to a kernel parameter, which would
+  // put it in local memory); at(i) with a run-time i selects by an unrolled compare chain.
+  struct Target {
+    float* ptr[NP];
+    int width[NP];
+    int prim;
+    __device__ __forceinline__ float* at(int i) const {
+      float* r = ptr[0] + static_cast<int64_t>(prim) * width[0];
+#pragma unroll
+      for (int k = 1; k < NP; ++k)
+        if (i == k) r = ptr[k] + static_cast<int64_t>(prim) * width[k];
+      return r;
+    }
+  };
+  __device__ __forceinline__ Target target(int prim) const {
+    Target t;
+#pragma unroll
+    for (int k = 0; k < NP; ++k) t.ptr[k] = ptr[k], t.width[k] = width[k];
+    t.prim = prim;
+    return t;
+  }
+};
+
 // Method::Floor's Rec: one float per thread that every call adds its values to, stored once
 // when the thread's object ends (the kernel's end) to the last primitive's parameter-0 word.
 // Constructed like arc::DevTrace (the kernels build `Rec rec(tb, warp)`).
@@ -195,6 +234,20 @@ __device__ __forceinline__ void emit(float* p, const float (&v)[NP]) {
 #endif
   }
 }
+
+// Per-lane updates into separate arrays: scalar only.
+template <int NP, int kOpt, class T, std::enable_if_t<!std::is_pointer_v<T>, int> = 0>
+__device__ __forceinline__ void emit(const T& t, const float (&v)[NP]) {
+  static_assert(opt_vec(kOpt) == 1, "separate gradient arrays take scalar atomics");
+#pragma unroll
+  for (int i = 0; i < NP; ++i) {
+    const float one[1] = {v[i]};
+    emit<1, kOpt>(t.at(i), one);
+  }
+}
+__device__ __forceinline__ float* word_at(float* p, int i) { return p + i; }
+template <class T>
+__device__ __forceinline__ float* word_at(const T& t, int i) { return t.at(i); }
 
 // Serial sum of `grp` (a match group) into acc at the group's lowest lane, ascending lane
 // order, starting from the lowest lane's own value: ((v_l0 + v_l1) + v_l2) + ...
@@ -282,9 +335,9 @@ __device__ __forceinline__ void trace_all(Rec& rec, unsigned calling, unsigned a
 
 // After a full-warp tree (inactive lanes added zeros) lane 0 holds the sum and sends it.
 // When tracing, the sum moves to the lowest active lane, which the trace names as leader.
-template <int NP, int kOpt, class Rec>
+template <int NP, int kOpt, class Rec, class T>
 __device__ __forceinline__ void tree_finish(Rec& rec, unsigned act, bool active, uint32_t base,
-                                            const float (&v)[NP], float (&acc)[NP], float* p) {
+                                            const float (&v)[NP], float (&acc)[NP], const T& p) {
   const int first = __ffs(act) - 1;
   if constexpr (std::is_same_v<Rec, NoTrace>) {
     if (lane_id() == 0) emit<NP, kOpt>(p, acc);
@@ -299,9 +352,9 @@ __device__ __forceinline__ void tree_finish(Rec& rec, unsigned act, bool active,
 // Method::Swt after the eligibility check: the reduce-scatter, then the senders' RED (one
 // warp-level instruction of NP lanes, or of ceil(NP / vec) lanes with vector atomics). When
 // tracing, the leader (lowest active lane) gathers all NP sums for the record.
-template <int NP, int kOpt, class Rec>
+template <int NP, int kOpt, class Rec, class T>
 __device__ __forceinline__ void swt_finish(Rec& rec, unsigned act, bool active, uint32_t base,
-                                           const float (&v)[NP], const float (&acc)[NP], float* p) {
+                                           const float (&v)[NP], const float (&acc)[NP], const T& p) {
   constexpr int kVec = opt_vec(kOpt);
   using S = SwtShape<NP, kVec>;
   const unsigned lane = lane_id();
@@ -316,7 +369,7 @@ __device__ __forceinline__ void swt_finish(Rec& rec, unsigned act, bool active, 
   if constexpr (kVec == 1) {
     if (S::sender(lane) && q < NP) {
       const float one[1] = {mine};
-      emit<1, kOpt>(p + q, one);
+      emit<1, kOpt>(word_at(p, q), one);
     }
   } else {
     // The lane of param kVec * c gathers the chunk (params past NP are zero padding slots).
@@ -325,13 +378,14 @@ __device__ __forceinline__ void swt_finish(Rec& rec, unsigned act, bool active, 
     chunk[0] = mine;
 #pragma unroll
     for (int e = 1; e < kVec; ++e) chunk[e] = __shfl_sync(kFullMask, mine, S::lane_of(c0 + e < S::K ? c0 + e : 0));
-    if (S::sender(lane) && q % kVec == 0 && q < NP) emit<kVec, kOpt>(p + q, chunk);
+    static_assert(std::is_pointer_v<T>, "vector atomics need the strided layout");
+    if (S::sender(lane) && q % kVec == 0 && q < NP) emit<kVec, kOpt>(word_at(p, q), chunk);
   }
 }
 
 // Method::Block, after the caller's values are clamped (see the header comment).
-template <int NP, int kOpt>
-__device__ __forceinline__ void block_reduce(bool active, int prim, float* grad, int stride, const float (&v)[NP]) {
+template <int NP, int kOpt, class L>
+__device__ __forceinline__ void block_reduce(bool active, int prim, const L& lay, const float (&v)[NP]) {
   __shared__ float s_buf[NP][kBlockMax];
   __shared__ int s_wprim[kBlockMax / 32];
   __shared__ int s_wstate[kBlockMax / 32];  // 0 no active lane, 1 one primitive, 2 several
@@ -362,7 +416,7 @@ __device__ __forceinline__ void block_reduce(bool active, int prim, float* grad,
   }
   if (!any) return;  // the empty-block skip
   if (!uniform) {
-    if (active) emit<NP, kOpt>(grad + static_cast<int64_t>(prim) * stride, v);
+    if (active) emit<NP, kOpt>(lay.target(prim), v);
     return;
   }
   for (int st = nthr / 2; st > 0; st >>= 1) {
@@ -376,36 +430,36 @@ __device__ __forceinline__ void block_reduce(bool active, int prim, float* grad,
     float sum[NP];
 #pragma unroll
     for (int i = 0; i < NP; ++i) sum[i] = s_buf[i][0];
-    emit<NP, kOpt>(grad + static_cast<int64_t>(bprim) * stride, sum);
+    emit<NP, kOpt>(lay.target(bprim), sum);
   }
 }
 
 }  // namespace detail
 
-template <Method M, int NP, int kOpt = 1, class Rec = NoTrace>
-__device__ __forceinline__ void reduce(bool active, int prim, float* grad, int stride,
-                                       const float (&val_in)[NP], int threshold, Rec& rec,
-                                       unsigned mask = kFullMask) {
-  constexpr bool kTracing = !std::is_same_v<Rec, NoTrace>;
+template <Method M, int NP, int kOpt = 1, class Rec = NoTrace, class L>
+__device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, const float (&val_in)[NP],
+                                          int threshold, Rec& rec, unsigned mask = kFullMask) {
+  constexpr bool kTracing = !std::is_same_v<Rec, NoTrace> && !std::is_same_v<Rec, FloorSink>;
+  static_assert(!kTracing || std::is_same_v<L, Strided>, "tracing needs the strided layout (one buffer, a stride)");
   constexpr int kVec = opt_vec(kOpt);
   float val[NP];
 #pragma unroll
   for (int i = 0; i < NP; ++i)
     val[i] = opt_clamp(kOpt) ? fminf(fmaxf(val_in[i], -kClampAbs), kClampAbs) : val_in[i];
-  float* const p = grad + static_cast<int64_t>(prim) * stride;
+  const auto p = lay.target(prim);
   if constexpr (M == Method::Floor) {
     // The compute floor: values kept live in one register per thread, no gradient write.
     static_assert(std::is_same_v<Rec, FloorSink>, "Method::Floor needs Rec = arc::FloorSink (arc::UntracedRec)");
     if (active) {
 #pragma unroll
       for (int i = 0; i < NP; ++i) rec.acc += val[i];
-      rec.at = p;
+      rec.at = detail::word_at(p, 0);
     }
     return;
   }
   if constexpr (M == Method::Block) {
     static_assert(!kTracing, "Method::Block is not traceable (the trace format is warp-level)");
-    detail::block_reduce<NP, kOpt>(active, prim, grad, stride, val);
+    detail::block_reduce<NP, kOpt>(active, prim, lay, val);
     return;
   }
   if constexpr (M == Method::Baseline && !kTracing) {
@@ -417,7 +471,8 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     if (active) detail::emit<NP, kOpt>(p, val);
     return;
   }
-  const uint32_t base = static_cast<uint32_t>(prim) * static_cast<uint32_t>(stride);
+  uint32_t base = 0;  // the trace's word of param 0
+  if constexpr (kTracing) base = static_cast<uint32_t>(prim) * static_cast<uint32_t>(lay.stride);
   const unsigned lane = lane_id();
   const unsigned act = __ballot_sync(mask, active);
   if (act == 0) return;
@@ -446,7 +501,7 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     if (mask == kFullMask && same && __popc(act) >= threshold && __popc(act) > 1) {
       if constexpr (M == Method::SwB) detail::butterfly_sum<NP>(acc);
       else detail::cub_sum<NP>(acc);
-      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
+      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
     } else {
       detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
       if (active) detail::emit<NP, kOpt>(p, acc);
@@ -461,7 +516,7 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     const bool same = __all_sync(mask, !active || prim == p0);
     if (mask == kFullMask && same) {
       detail::cg_sum<NP>(acc);
-      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
+      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
     } else {
       detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
       if (active) detail::emit<NP, kOpt>(p, acc);
@@ -472,7 +527,7 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     const int p0 = __shfl_sync(mask, prim, first);
     const bool same = __all_sync(mask, !active || prim == p0);
     if (mask == kFullMask && same && __popc(act) >= threshold && __popc(act) > 1) {
-      detail::swt_finish<NP, kOpt>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
+      detail::swt_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
     } else {
       detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
       if (active) detail::emit<NP, kOpt>(p, acc);
@@ -506,7 +561,7 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     const bool same = __all_sync(mask, !active || prim == p0);
     if (same) {
       if (mask == kFullMask && (n - 1) * kReq > kSwtCost) {
-        detail::swt_finish<NP, kOpt>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
+        detail::swt_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
       } else {
         detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
         if (active) detail::emit<NP, kOpt>(p, acc);
@@ -524,6 +579,19 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);
     if (!reduce_here || leader) detail::emit<NP, kOpt>(p, acc);
   }
+}
+
+// The original call: one interleaved record per primitive (Strided), any Rec.
+template <Method M, int NP, int kOpt = 1, class Rec = NoTrace>
+__device__ __forceinline__ void reduce(bool active, int prim, float* grad, int stride, const float (&val)[NP],
+                                       int threshold, Rec& rec, unsigned mask = kFullMask) {
+  reduce_to<M, NP, kOpt>(active, prim, Strided{grad, stride}, val, threshold, rec, mask);
+}
+// Separate gradient arrays (issue 23): scalar atomics, untraced.
+template <Method M, int NP, int kOpt = 1, class Rec = NoTrace>
+__device__ __forceinline__ void reduce(bool active, int prim, const Arrays<NP>& lay, const float (&val)[NP],
+                                       int threshold, Rec& rec, unsigned mask = kFullMask) {
+  reduce_to<M, NP, kOpt>(active, prim, lay, val, threshold, rec, mask);
 }
 
 }  // namespace arc
