@@ -46,7 +46,7 @@ timeout 75 "$bin" --no-check --reps 20 --workloads gs,gs-il,gs-garden,pulsar,tex
   --methods baseline,floor,gsplat,sws,swb,swt,adaptive,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4 \
   --thresholds 2,8,16 --out "$out/repeat" >> "$out/bench.log" 2>&1 || status=1
 
-# 3. Traces (32x32 crops, 100 primitives; the pulsar pair at 160x90, 2,083 spheres, SW-S X=2).
+# 3. Traces (32x32 crops, 100 primitives; the pulsar pair at 96x64, 889 spheres = the 1080p density, SW-S X=2).
 t=$(mktemp -d)
 cap() {  # NAME WORKLOAD METHOD THRESHOLD SIZE PRIMS
   if timeout 10 "$bin" --trace "$t/$1.arctrace" --trace-workload "$2" --trace-method "$3" --trace-threshold "$4" \
@@ -63,8 +63,8 @@ cap gs-garden-swt gs-garden-il swt 1 32x32 100 >> "$t/captures.txt"
 cap tex-swt tex swt 1 32x32 100 >> "$t/captures.txt"
 cap tex-adaptive tex adaptive 0 32x32 100 >> "$t/captures.txt"
 cap pulsar-adaptive pulsar adaptive 0 32x32 100 >> "$t/captures.txt"
-cap pulsar-sws-run1 pulsar sws 2 160x90 2083 >> "$t/captures.txt"
-cap pulsar-sws-run2 pulsar sws 2 160x90 2083 >> "$t/captures.txt"
+cap pulsar-sws-run1 pulsar sws 2 96x64 889 >> "$t/captures.txt"
+cap pulsar-sws-run2 pulsar sws 2 96x64 889 >> "$t/captures.txt"
 cat "$t/captures.txt" | tee -a "$out/bench.log"
 tar -C "$t" -czf "$out/traces.tar.gz" . || status=1
 rm -rf "$t"
