@@ -71,4 +71,10 @@ rm -rf "$t"
 
 gpu_record_after "$out/gpu.txt" "# nvidia-smi (after)"
 ls -la "$out" "$out/repeat"
+# Issue 20's "done when" per workload (also in bench.log): Adaptive vs the fastest checked row,
+# to_floor, the floor's margin, speedups over gsplat and of swt over swb.
+if command -v python3 > /dev/null; then
+  python3 "$root/scripts/adaptive_check.py" "$out/bench.json" 2>&1 | tee -a "$out/bench.log"
+  python3 "$root/scripts/methods_table.py" "$out/bench.json" >> "$out/bench.log" 2>&1
+fi
 exit $status
