@@ -31,12 +31,13 @@ meta=(--meta "gpu_name=$(gpu_smi name)" --meta "driver=$(gpu_smi driver_version)
 #    gs at 1080p on three scene types (issue 23): gs = the uniform fog (gauss-frustum-v1),
 #    gs-garden and gs-object = Gaussians on surfaces (gauss-surface-v1), 500,000 each, all with
 #    the real codes' separate gradient arrays (scalar atomics); gs-il = the fog with the
-#    interleaved 12-word record (the float4 rows). The scene statistics (per-tile counts,
+#    interleaved 12-word record (the float4 rows); gs-abs = the fog with gsplat's absgrad too
+#    (11 values per call into separate arrays). The scene statistics (per-tile counts,
 #    blended per pixel, early stops) land in bench.json meta.
 methods=baseline,floor,gsplat,sws,swb,swt,cub,adaptive
 methods+=,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4
 methods+=,baseline-noatomic,baseline-v4-noatomic
-timeout 300 "$bin" --fd --reps 30 --workloads gs,gs-il,gs-garden,gs-object,pulsar,tex --methods "$methods" --out "$out" "${meta[@]}" \
+timeout 300 "$bin" --fd --reps 30 --workloads gs,gs-il,gs-garden,gs-object,gs-abs,pulsar,tex --methods "$methods" --out "$out" "${meta[@]}" \
   > "$out/bench.log" 2>&1 || status=1
 tail -80 "$out/bench.log"
 

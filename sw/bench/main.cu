@@ -27,10 +27,16 @@ std::unique_ptr<Workload> make(const std::string& w, const BenchArgs& a, int wid
   // gauss-surface-v1, issue 23) and the gradient layout (separate arrays by default, -il the
   // interleaved record).
   if (w.rfind("gs", 0) == 0) {
-    const bool il = w.size() > 3 && w.compare(w.size() - 3, 3, "-il") == 0;
-    const std::string core = il ? w.substr(0, w.size() - 3) : w;
+    std::string core = w;
+    auto strip = [&](const std::string& suffix) {
+      const bool has = core.size() > suffix.size() && core.compare(core.size() - suffix.size(), suffix.size(), suffix) == 0;
+      if (has) core.resize(core.size() - suffix.size());
+      return has;
+    };
+    const bool abs = strip("-abs");  // gs[-scene]-abs: gsplat's absgrad too (separate arrays)
+    const bool il = strip("-il");
     const std::string scene = core == "gs" ? "fog" : core.substr(3);
-    return make_gs(width, height, prims ? prims : a.gaussians, a.seed, scene, !il);
+    return make_gs(width, height, prims ? prims : a.gaussians, a.seed, scene, !il, abs && !il);
   }
   if (w == "pulsar") return make_pulsar(width, height, prims ? prims : a.spheres, a.seed);
   return make_tex(width, height, a.tex_w, a.tex_h, a.seed);
@@ -76,7 +82,8 @@ int run_trace(const BenchArgs& a, const cudaDeviceProp& prop) {
   // The trace format names one buffer and a stride: gs workloads are traced with their
   // interleaved layout (same scene, same sums; only the gradient addresses differ).
   std::string tw = a.trace_workload;
-  if (tw.rfind("gs", 0) == 0 && (tw.size() < 3 || tw.compare(tw.size() - 3, 3, "-il") != 0)) {
+  if (tw.rfind("gs", 0) == 0 && tw.find("-il") == std::string::npos) {
+    if (tw.size() > 4 && tw.compare(tw.size() - 4, 4, "-abs") == 0) tw.resize(tw.size() - 4);
     tw += "-il";
     std::printf("trace: %s traced as %s (separate gradient arrays cannot be named by the trace format)\n",
                 a.trace_workload.c_str(), tw.c_str());

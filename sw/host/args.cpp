@@ -103,7 +103,7 @@ MethodSpec parse_method(const std::string& s) {
 
 bool known_workload(const std::string& w) {
   for (const char* g : {"gs", "gs-garden", "gs-object"})
-    if (w == g || w == std::string(g) + "-il") return true;
+    if (w == g || w == std::string(g) + "-il" || w == std::string(g) + "-abs") return true;
   return w == "pulsar" || w == "tex";
 }
 
@@ -148,7 +148,7 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
   if (workloads) {
     a.workloads = split_list(*workloads);
     for (const auto& w : a.workloads)
-      if (!known_workload(w)) throw arc::Error("--workloads: unknown workload '" + w + "' (gs, gs-garden, gs-object [-il], pulsar, tex)");
+      if (!known_workload(w)) throw arc::Error("--workloads: unknown workload '" + w + "' (gs, gs-garden, gs-object [-il|-abs], pulsar, tex)");
     if (a.workloads.empty()) throw arc::Error("--workloads: empty list");
   }
   if (methods) {

@@ -123,9 +123,12 @@ class GsWorkload final : public Workload {
  public:
   // separate: the real codes' gradient arrays (the default, issue 23); otherwise the
   // interleaved 12-word record (workload name + "-il"), which float4 atomics need.
-  GsWorkload(int w, int h, size_t n, uint64_t seed, const std::string& scene, bool separate)
-      : name_(std::string(scene == "fog" ? "gs" : "gs-" + scene) + (separate ? "" : "-il")),
+  // absgrad (separate arrays only): gsplat's |dL/dmean2D| accumulation as two more
+  // parameters per call (workload name + "-abs").
+  GsWorkload(int w, int h, size_t n, uint64_t seed, const std::string& scene, bool separate, bool absgrad)
+      : name_(std::string(scene == "fog" ? "gs" : "gs-" + scene) + (separate ? "" : "-il") + (absgrad ? "-abs" : "")),
         separate_(separate),
+        abs_(absgrad && separate),
         scene_(scene == "fog" ? make_gauss_scene(n, w, h, seed) : make_gauss_surface_scene(scene, n, w, h, seed)) {
     cam_ = {w, h, scene_.cam.fx, scene_.cam.fy, scene_.cam.cx, scene_.cam.cy};
     tiles_x_ = static_cast<int>(div_up(w, kTile));
@@ -144,7 +147,7 @@ class GsWorkload final : public Workload {
     final_t_.resize(np);
     n_contrib_.resize(np);
     dldp_.upload(make_pixel_grad(w, h, 3, seed));
-    grad_.resize(n * (separate ? kNP : kStride));
+    grad_.resize(n * (abs_ ? kNP + 2 : separate ? kNP : kStride));
     // Separate arrays in one allocation (grads() returns them back to back): means2D (float2),
     // conic (3 floats, as gsplat), opacity, colours (float3).
     const int64_t nn = static_cast<int64_t>(n);
@@ -155,6 +158,12 @@ class GsWorkload final : public Workload {
       arrays_.ptr[i] = g + start[i];
       arrays_.width[i] = width[i];
       word_of_[i] = start[i];
+      arrays_abs_.ptr[i] = g + start[i];
+      arrays_abs_.width[i] = width[i];
+    }
+    for (int i = 0; i < 2; ++i) {  // means2D_abs (float2) after the colours
+      arrays_abs_.ptr[kNP + i] = g + 9 * nn + i;
+      arrays_abs_.width[kNP + i] = 2;
     }
   }
   std::string name() const override { return name_; }
@@ -228,13 +237,16 @@ class GsWorkload final : public Workload {
       constexpr arc::Method M = decltype(mc)::value;
       constexpr int O = decltype(vc)::value;
       auto go = [&](const auto& lay) {
-        backward_kernel<M, O, arc::UntracedRec<M>, std::decay_t<decltype(lay)>>
+        using L = std::decay_t<decltype(lay)>;
+        constexpr bool kAbs = std::is_same_v<L, arc::Arrays<kNP + 2>>;
+        backward_kernel<M, O, arc::UntracedRec<M>, L, kAbs>
             <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                               conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
                                               dldp_.get(), lay, thr, arc::TraceBuffers{});
       };
       if constexpr (arc::opt_vec(O) == 1) {
-        if (separate_) go(arrays_);
+        if (abs_) go(arrays_abs_);
+        else if (separate_) go(arrays_);
         else go(arc::Strided{grad_.get(), kStride});
       } else {
         go(arc::Strided{grad_.get(), kStride});
@@ -275,8 +287,9 @@ class GsWorkload final : public Workload {
                    const std::vector<float>& dldp, std::vector<uint8_t>& path, bool record) const;
 
   std::string name_;
-  bool separate_ = true;
+  bool separate_ = true, abs_ = false;
   arc::Arrays<kNP> arrays_{};
+  arc::Arrays<kNP + 2> arrays_abs_{};
   int64_t word_of_[kNP] = {};
   GaussScene scene_;
   mutable DevBuf<unsigned long long> stats_;
@@ -401,7 +414,7 @@ double GsWorkload::fd_check(std::string& detail, const MethodSpec& m, int thr) {
 
 namespace arc::sw {
 std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed, const std::string& scene,
-                                  bool separate) {
-  return std::make_unique<gs::GsWorkload>(width, height, n, seed, scene, separate);
+                                  bool separate, bool absgrad) {
+  return std::make_unique<gs::GsWorkload>(width, height, n, seed, scene, separate, absgrad);
 }
 }  // namespace arc::sw

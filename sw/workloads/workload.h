@@ -44,9 +44,10 @@ class Workload {
 
 // scene: "fog" (gauss-frustum-v1, workload "gs"), "garden" / "object" (gauss-surface-v1,
 // workloads "gs-garden" / "gs-object"). separate: the real codes' separate gradient arrays
-// (default); false: the interleaved 12-word record, workload name + "-il".
+// (default); false: the interleaved 12-word record, workload name + "-il". absgrad (separate
+// only): gsplat's absgrad as 2 more parameters per call (11), workload name + "-abs".
 std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed, const std::string& scene = "fog",
-                                  bool separate = true);
+                                  bool separate = true, bool absgrad = false);
 std::unique_ptr<Workload> make_pulsar(int width, int height, size_t n, uint64_t seed);
 std::unique_ptr<Workload> make_tex(int width, int height, int tex_w, int tex_h, uint64_t seed);
 

@@ -148,7 +148,7 @@ TEST(SwArgs, FloorGsplatSwt) {
   EXPECT_EQ(parse_args({"--trace-method", "swt"}).trace_method, "swt");
   EXPECT_EQ(parse_args({"--trace-method", "gsplat"}).trace_method, "gsplat");
   // Issue 23: scenes with surfaces and the gradient layouts as workloads.
-  for (const char* w : {"gs", "gs-il", "gs-garden", "gs-garden-il", "gs-object", "gs-object-il"})
+  for (const char* w : {"gs", "gs-il", "gs-garden", "gs-garden-il", "gs-object", "gs-object-il", "gs-abs", "gs-garden-abs"})
     EXPECT_TRUE(arc::sw::known_workload(w)) << w;
-  for (const char* w : {"gs-moon", "gs-il-garden", "gs-", "pulsar-il"}) EXPECT_FALSE(arc::sw::known_workload(w)) << w;
+  for (const char* w : {"gs-moon", "gs-il-garden", "gs-", "pulsar-il", "gs-il-abs", "gs-abs-il"}) EXPECT_FALSE(arc::sw::known_workload(w)) << w;
 }
