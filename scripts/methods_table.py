@@ -3,6 +3,9 @@
 median gradient-step time, the speedup vs Baseline and the fraction of the way from
 Baseline to the no-atomics bound (0 = Baseline, 1 = the bound), best threshold for the
 thresholded methods. Rows of the bound say WRONG numerics; failed checks are flagged.
+Runs with a compute floor row (issue 20) add `to_floor` (0 = Baseline, 1 = the floor; the
+floor row is labelled as a floor, never a result), runs with a gsplat row (issue 23) the
+speedup over gsplat.
 Usage: scripts/methods_table.py bench.json > table.md"""
 import json
 import sys
@@ -31,11 +34,17 @@ def main(path):
                 continue
             if r["no_atomics_bound"]:
                 label = f"{m} (bound; WRONG numerics)"
+            if r.get("floor"):
+                label = f"{m} (compute floor: no gradient writes; a floor, not a result)"
             x = f" (X={r['threshold']})" if r["threshold"] >= 0 else ""
             fb = r["frac_to_bound"]
             fb = f", {fb:.2f}" if fb is not None else ""
-            bad = "" if r["no_atomics_bound"] or r["check_ok"] else " CHECK FAILED"
-            cells.append(f"{r['grad_ms']:.3f}{x} {r['speedup_grad']:.2f}x{fb}{bad}")
+            tf = r.get("to_floor")
+            tf = f", to_floor {tf:.2f}" if tf is not None else ""
+            vg = r.get("speedup_vs_gsplat")
+            vg = f", {vg:.3f}x vs gsplat" if vg is not None else ""
+            bad = "" if r["no_atomics_bound"] or r.get("floor") or r["check_ok"] else " CHECK FAILED"
+            cells.append(f"{r['grad_ms']:.3f}{x} {r['speedup_grad']:.2f}x{fb}{tf}{vg}{bad}")
         print(f"| {label} | " + " | ".join(cells) + " |")
     checks = d.get("checks", [])
     if checks:

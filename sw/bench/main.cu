@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "report.h"
@@ -22,7 +23,21 @@ namespace {
 constexpr double kAgreeTol = 1e-4;
 
 std::unique_ptr<Workload> make(const std::string& w, const BenchArgs& a, int width, int height, size_t prims) {
-  if (w == "gs") return make_gs(width, height, prims ? prims : a.gaussians, a.seed);
+  // gs[-garden|-object][-il]: the scene (fog = gauss-frustum-v1; Gaussians on surfaces =
+  // gauss-surface-v1, issue 23) and the gradient layout (separate arrays by default, -il the
+  // interleaved record).
+  if (w.rfind("gs", 0) == 0) {
+    std::string core = w;
+    auto strip = [&](const std::string& suffix) {
+      const bool has = core.size() > suffix.size() && core.compare(core.size() - suffix.size(), suffix.size(), suffix) == 0;
+      if (has) core.resize(core.size() - suffix.size());
+      return has;
+    };
+    const bool abs = strip("-abs");  // gs[-scene]-abs: gsplat's absgrad too (separate arrays)
+    const bool il = strip("-il");
+    const std::string scene = core == "gs" ? "fog" : core.substr(3);
+    return make_gs(width, height, prims ? prims : a.gaussians, a.seed, scene, !il, abs && !il);
+  }
   if (w == "pulsar") return make_pulsar(width, height, prims ? prims : a.spheres, a.seed);
   return make_tex(width, height, a.tex_w, a.tex_h, a.seed);
 }
@@ -64,7 +79,16 @@ Timing time_it(int warmup, int reps, F&& f) {
 }
 
 int run_trace(const BenchArgs& a, const cudaDeviceProp& prop) {
-  auto w = make(a.trace_workload, a, a.trace_width, a.trace_height, a.trace_prims);
+  // The trace format names one buffer and a stride: gs workloads are traced with their
+  // interleaved layout (same scene, same sums; only the gradient addresses differ).
+  std::string tw = a.trace_workload;
+  if (tw.rfind("gs", 0) == 0 && tw.find("-il") == std::string::npos) {
+    if (tw.size() > 4 && tw.compare(tw.size() - 4, 4, "-abs") == 0) tw.resize(tw.size() - 4);
+    tw += "-il";
+    std::printf("trace: %s traced as %s (separate gradient arrays cannot be named by the trace format)\n",
+                a.trace_workload.c_str(), tw.c_str());
+  }
+  auto w = make(tw, a, a.trace_width, a.trace_height, a.trace_prims);
   w->forward();
   w->backward(MethodSpec{"baseline", 1}, 0);
   const auto ref = w->grads();
@@ -84,6 +108,7 @@ int run_trace(const BenchArgs& a, const cudaDeviceProp& prop) {
   info.reduce_ftz = 0;  // sw/ is built without -ftz / --use_fast_math: add.f32 keeps subnormals
   info.meta = w->describe();
   info.meta.emplace_back("capture_rel_l2_vs_baseline", std::to_string(agree));
+  info.meta.emplace_back("arc_method", a.trace_method);  // gsplat / swt are SW-B in the header
   info.meta.emplace_back("cuda_arch", "sm_" + std::to_string(prop.major) + std::to_string(prop.minor));
   // The recorder's own cost: the same kernel untraced, counting calls, recording them.
   info.meta.emplace_back("recorder_untraced_ms", std::to_string(c.untraced_ms));
@@ -99,6 +124,21 @@ int run_trace(const BenchArgs& a, const cudaDeviceProp& prop) {
               static_cast<unsigned long long>(st.instructions), static_cast<unsigned long long>(st.lanes),
               static_cast<unsigned long long>(st.bytes), agree, c.untraced_ms, c.count_ms, c.record_ms);
   return agree <= kAgreeTol ? 0 : 1;
+}
+
+// bench.json / bench.csv under --out; a failure is reported (naming the path) and remembered,
+// never thrown: the rows measured so far stay on the console.
+void write_outputs(const BenchArgs& a, const Report& rep, bool& failed) {
+  if (a.out_dir.empty()) return;
+  for (const auto& [name, text] : {std::pair<std::string, std::string>{"bench.json", to_json(rep)},
+                                   std::pair<std::string, std::string>{"bench.csv", to_csv(rep.rows)}}) {
+    try {
+      write_file(a.out_dir + "/" + name, text);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "arc_bench: error: %s\n", e.what());
+      failed = true;
+    }
+  }
 }
 
 int run_bench(const BenchArgs& a, const cudaDeviceProp& prop) {
@@ -117,20 +157,31 @@ int run_bench(const BenchArgs& a, const cudaDeviceProp& prop) {
   rep.meta.emplace_back("agree_tolerance_rel_l2", std::to_string(kAgreeTol));
   for (const auto& kv : a.meta) rep.meta.push_back(kv);
   bool ok = true;
+  bool write_failed = false;
 
   if (a.fd) {
+    // Every checked method's own gradient (threshold 1: the most reducing) against finite
+    // differences of the loss on a tiny scene (issue 20: each new row checked by finite
+    // differences too, not only against Baseline). The bound and the floor write wrong
+    // gradients by construction and are skipped.
     for (const auto& wn : a.workloads) {
-      auto w = wn == "gs" ? make_gs(48, 32, 40, a.seed)
-             : wn == "pulsar" ? make_pulsar(48, 32, 40, a.seed)
-                              : make_tex(40, 24, 8, 8, a.seed);
-      std::string detail;
-      const double e = w->fd_check(detail);
-      const bool pass = e < 1e-2;
-      ok &= pass;
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "%s rel_l2 %.3e (tol 1e-2), %s", pass ? "PASS" : "FAIL", e, detail.c_str());
-      rep.checks.emplace_back("fd." + wn, buf);
-      std::printf("finite differences %s: %s\n", wn.c_str(), buf);
+      auto w = wn.rfind("gs", 0) == 0 ? make(wn, a, 48, 32, wn == "gs" || wn == "gs-il" ? 40 : 60)
+               : wn == "pulsar"         ? make_pulsar(48, 32, 40, a.seed)
+                                        : make_tex(40, 24, 8, 8, a.seed);
+      std::vector<MethodSpec> fd_methods{MethodSpec{"baseline", 1}};
+      for (const auto& m : a.methods)
+        if (!m.bound() && !m.floor() && !m.clamp && m.label() != "baseline" && w->supports(m)) fd_methods.push_back(m);
+      for (const auto& m : fd_methods) {
+        std::string detail;
+        const double e = w->fd_check(detail, m, 1);
+        const bool pass = e < 1e-2;
+        ok &= pass;
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "%s rel_l2 %.3e (tol 1e-2), %s", pass ? "PASS" : "FAIL", e, detail.c_str());
+        const std::string key = m.label() == "baseline" ? "fd." + wn : "fd." + wn + "." + m.label();
+        rep.checks.emplace_back(key, buf);
+        std::printf("finite differences %s %s: %s\n", wn.c_str(), m.label().c_str(), buf);
+      }
     }
   }
 
@@ -143,7 +194,7 @@ int run_bench(const BenchArgs& a, const cudaDeviceProp& prop) {
       if (!w->supports(m)) continue;
       std::vector<int> thrs{-1};
       // Option variants (CAS loop, clamp) of SW-S/SW-B: a shorter threshold list.
-      if (m.name == "sws" || m.name == "swb") thrs = m.label() == m.label_base() ? a.thresholds : a.opt_thresholds;
+      if (m.name == "sws" || m.name == "swb" || m.name == "swt") thrs = m.label() == m.label_base() ? a.thresholds : a.opt_thresholds;
       for (int thr : thrs) {
         const int t = std::max(thr, 0);
         const Timing bt = time_it(a.warmup, a.reps, [&] { w->backward(m, t); });
@@ -177,27 +228,37 @@ int run_bench(const BenchArgs& a, const cudaDeviceProp& prop) {
         r.fwd_ms = fwd.median;
         r.rel_l2 = a.check ? rel_l2(g, *want) : 0.0;
         r.bound = m.bound();
-        // The no-atomics bound is wrong by construction: reported, never checked.
-        r.check_ok = !a.check || r.bound || r.rel_l2 <= kAgreeTol;
+        r.floor = m.floor();
+        // The no-atomics bound and the compute floor are wrong by construction: reported,
+        // never checked.
+        r.check_ok = !a.check || r.bound || r.floor || r.rel_l2 <= kAgreeTol;
         r.reps = bt.reps;
         ok &= r.check_ok;
         std::printf("%-7s %-19s thr %3d  grad %8.3f ms  fwd %7.3f ms  rel_l2 %.1e %s\n", wn.c_str(),
                     r.method.c_str(), thr, r.grad_ms, r.fwd_ms, r.rel_l2,
-                    r.bound ? "(no-atomics bound: WRONG by construction)" : r.check_ok ? "" : "MISMATCH");
+                    r.bound   ? "(no-atomics bound: WRONG by construction)"
+                    : r.floor ? "(compute floor: no gradient writes, WRONG by construction; a floor, not a result)"
+                    : r.check_ok ? ""
+                                 : "MISMATCH");
         std::fflush(stdout);
         rep.rows.push_back(r);
       }
     }
-    // Written after every workload too, so a run cut short keeps what it measured.
+    // Written after every workload too, so a run cut short keeps what it measured. A failed
+    // write names its path and the run goes on (every row is printed as it is measured, and
+    // again as CSV at the end).
     fill_speedups(rep.rows);
-    if (!a.out_dir.empty()) {
-      write_file(a.out_dir + "/bench.json", to_json(rep));
-      write_file(a.out_dir + "/bench.csv", to_csv(rep.rows));
-    }
+    write_outputs(a, rep, write_failed);
   }
   fill_speedups(rep.rows);
   std::printf("\n%s", to_table(rep.rows).c_str());
   std::printf("%s\n", ok ? "all checks passed" : "SOME CHECKS FAILED");
+  if (write_failed) {
+    std::printf("\nbench.csv (not written to %s):\n%s", a.out_dir.c_str(), to_csv(rep.rows).c_str());
+    std::fprintf(stderr, "arc_bench: error: could not write the results under '%s' (see above); every row is printed above\n",
+                 a.out_dir.c_str());
+    return 2;
+  }
   return ok ? 0 : 1;
 }
 
@@ -207,6 +268,8 @@ int run_bench(const BenchArgs& a, const cudaDeviceProp& prop) {
 int main(int argc, char** argv) {
   try {
     const arc::sw::BenchArgs a = arc::sw::parse_args(std::vector<std::string>(argv + 1, argv + argc));
+    // Before any GPU work: the output directory exists (created) and takes files.
+    if (a.trace_path.empty() && !a.out_dir.empty()) arc::sw::prepare_out_dir(a.out_dir);
     cudaDeviceProp prop{};
     ARC_CUDA(cudaGetDeviceProperties(&prop, 0));
     return a.trace_path.empty() ? arc::sw::run_bench(a, prop) : arc::sw::run_trace(a, prop);

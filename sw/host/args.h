@@ -14,7 +14,7 @@ namespace arc::sw {
 // bound: numerically WRONG by construction), -clamp gradients clamped to [-10, 10], -skip the
 // empty-warp skip (ballot + popc; Baseline is the method without it).
 struct MethodSpec {
-  std::string name;  // baseline, sws, swb, cub, adaptive, block
+  std::string name;  // baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor
   int vec = 1;
   std::string add = "atomic";  // atomic, cas, noatomic
   bool clamp = false;
@@ -30,11 +30,16 @@ struct MethodSpec {
     return s;
   }
   bool bound() const { return add == "noatomic"; }  // the racy no-atomics timing bound
+  // The compute floor (issue 20): the backward pass with no gradient write. A floor, never a
+  // result: gradients WRONG by construction, never checked.
+  bool floor() const { return name == "floor"; }
   std::string label_base() const { return vec == 1 ? name : name + "-v" + std::to_string(vec); }
 };
 
 struct BenchArgs {
-  std::vector<std::string> workloads{"gs", "pulsar", "tex"};
+  // gs = separate gradient arrays (the real codes' layout, issue 23), gs-il = the interleaved
+  // record (float4 atomics); gs-garden / gs-object: Gaussians on surfaces.
+  std::vector<std::string> workloads{"gs", "gs-il", "pulsar", "tex"};
   std::vector<MethodSpec> methods{{"baseline", 1}, {"sws", 1}, {"swb", 1}, {"cub", 1}, {"adaptive", 1}};
   std::vector<int> thresholds{1, 2, 4, 8, 12, 16, 24, 32};
   std::vector<int> opt_thresholds{1, 2, 8, 16};  // for -cas / -clamp variants of SW-S / SW-B
@@ -50,7 +55,7 @@ struct BenchArgs {
   bool fd = false;      // finite differences on tiny scenes
   // Trace capture (instead of the benchmark when trace_path is set).
   std::string trace_path;
-  std::string trace_workload = "gs";
+  std::string trace_workload = "gs-il";  // traces need one buffer and a stride
   std::string trace_method = "sws";
   int trace_threshold = 1;
   int trace_width = 64, trace_height = 48;

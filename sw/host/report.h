@@ -24,6 +24,14 @@ struct ResultRow {
   // (t_baseline - t) / (t_baseline - t_bound): 0 = Baseline, 1 = the scalar no-atomics bound
   // (> 1: faster than the bound); NaN when the workload has no bound row.
   double frac_to_bound = 0;
+  // The compute floor row (method "floor", issue 20): the backward pass with the gradients
+  // computed and kept live but never written. A floor, never a result.
+  bool floor = false;
+  // (t_baseline - t) / (t_baseline - t_floor): 0 = Baseline, 1 = the floor; NaN without a
+  // floor row.
+  double to_floor = 0;
+  // t_gsplat / t: the speedup over gsplat's reduction (issue 23); NaN without a gsplat row.
+  double speedup_gsplat = 0;
 };
 
 struct Report {
@@ -32,12 +40,16 @@ struct Report {
   std::vector<ResultRow> rows;
 };
 
-// Fills speedup_grad / speedup_e2e from each workload's baseline row (threshold ignored) and
-// frac_to_bound from its baseline and baseline-noatomic rows.
+// Fills speedup_grad / speedup_e2e from each workload's baseline row (threshold ignored),
+// frac_to_bound from its baseline and baseline-noatomic rows, to_floor from its baseline and
+// floor rows, speedup_gsplat from its gsplat row.
 void fill_speedups(std::vector<ResultRow>& rows);
 std::string to_json(const Report& r);
 std::string to_csv(const std::vector<ResultRow>& rows);
 std::string to_table(const std::vector<ResultRow>& rows);
 void write_file(const std::string& path, const std::string& text);  // throws arc::Error
+// Before any measurement: creates `dir` (and its parents) and checks that a file can be
+// written there (a probe file, removed again). Throws arc::Error naming the path.
+void prepare_out_dir(const std::string& dir);
 
 }  // namespace arc::sw

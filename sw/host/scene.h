@@ -16,13 +16,18 @@ Camera make_camera(int width, int height);  // 70-degree-ish horizontal field of
 
 // 3D Gaussians (3DGS): position, per-axis scale, rotation quaternion (w,x,y,z), opacity, RGB.
 struct GaussScene {
-  static constexpr const char* kGenerator = "gauss-frustum-v1";
+  static constexpr const char* kGenerator = "gauss-frustum-v1";          // uniform translucent fog
+  static constexpr const char* kSurfaceGenerator = "gauss-surface-v1";  // + ":garden" / ":object"
+  std::string generator = kGenerator;
   Camera cam;
   uint64_t seed = 0;
   size_t n = 0;
   std::vector<float> pos, scale, rot, opacity, color;  // 3n, 3n, 4n, n, 3n
 };
 GaussScene make_gauss_scene(size_t n, int width, int height, uint64_t seed);
+// Issue 23: Gaussians on procedural surfaces (scene_surface.cpp): kind "garden" (ground,
+// objects, foliage, sky dome) or "object" (one large object on a table, back wall).
+GaussScene make_gauss_surface_scene(const std::string& kind, size_t n, int width, int height, uint64_t seed);
 
 // Spheres (Pulsar-like): centre, radius, opacity, RGB.
 struct SphereScene {

@@ -14,6 +14,10 @@ arc::trace::Method trace_method(const std::string& m) {
   if (m == "swb") return arc::trace::Method::SwB;
   if (m == "cub") return arc::trace::Method::Cub;
   if (m == "adaptive") return arc::trace::Method::Adaptive;
+  // Issue 23: gsplat's cg::reduce (SW-B with X = 1) and the transposed reduce-scatter reduce
+  // the same warps as SW-B into the same sums (the butterfly's pairs; fadd commutes), so the
+  // trace names SW-B; the header's metadata keeps the arc_bench name (arc_method).
+  if (m == "gsplat" || m == "swt") return arc::trace::Method::SwB;
   throw arc::Error("trace: unknown method '" + m + "'");
 }
 
@@ -39,7 +43,8 @@ std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& me
   const uint32_t a0 = d.active ? d.addr[__builtin_ctz(d.active)] : 0;
   for (int l = 0; l < 32; ++l)
     if (((d.active >> l) & 1u) && d.addr[l] != a0) one_addr = false;
-  if (d.reduced != 0 && (method == "swb" || (method == "adaptive" && one_addr))) in.flags |= arc::trace::kFlagTreeSum;
+  if (d.reduced != 0 && (method == "swb" || method == "gsplat" || method == "swt" || (method == "adaptive" && one_addr)))
+    in.flags |= arc::trace::kFlagTreeSum;
   std::vector<arc::trace::Instr> out;
   for (uint32_t p = 0; p < d.nparams; ++p) {
     arc::trace::Instr x = in;

@@ -150,7 +150,7 @@ class Trainer {
     binner_.bin(rect_.get(), depth_.get(), n_, tiles_x_, tiles_y_);
     gs::render<<<tiles_x_ * tiles_y_, gs::kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                                     conic_.get(), P + 4 * n_, out_.get(), final_t_.get(),
-                                                    n_contrib_.get());
+                                                    n_contrib_.get(), nullptr);
     ARC_LAUNCH();
   }
   std::vector<float> image() const { return out_.download(); }
@@ -183,11 +183,12 @@ class Trainer {
     render(P.get(), k);
     loss_grad<<<div_up(npix3_, 256), 256>>>(npix3_, out_.get(), gt_[k]->get(), dldp_.get());
     g2d_.zero();
-    dispatch<true>(m, [&](auto mc, auto vc) {
+    dispatch<true, false>(m, [&](auto mc, auto vc) {
       gs::backward_kernel<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>
           <<<tiles_x_ * tiles_y_, gs::kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                                 conic_.get(), P.get() + 4 * n_, final_t_.get(), n_contrib_.get(),
-                                                dldp_.get(), g2d_.get(), a_.threshold, arc::TraceBuffers{});
+                                                dldp_.get(), arc::Strided{g2d_.get(), gs::kStride}, a_.threshold,
+                                                arc::TraceBuffers{});
     });
     ARC_LAUNCH();
     const unsigned g = div_up(n_, 256);

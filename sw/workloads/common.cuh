@@ -100,8 +100,11 @@ using VecC = std::integral_constant<int, V>;
 // combinations built (each one is a kernel instantiation per workload):
 //   every method x {scalar, float4, CAS loop, clamp}, Block only where kBlock (the workload
 //   calls reduce from every thread of the block: the barriers need them all);
-//   Baseline x {no-atomics (scalar, float4), empty-warp skip}; block-cas-clamp (the shader).
-template <bool kBlock = false, class F>
+//   Baseline x {no-atomics (scalar, float4), empty-warp skip}; block-cas-clamp (the shader);
+//   where kNew (issues 20/23): floor (the compute floor, scalar only: it writes nothing),
+//   gsplat (scalar, as gsplat sends), swt x {scalar, float4}.
+// Untraced kernels take Rec = arc::UntracedRec<M> (FloorSink for the floor).
+template <bool kBlock = false, bool kNew = true, class F>
 void dispatch(const MethodSpec& m, F&& f) {
   using arc::AddOp;
   const AddOp add = m.add == "cas" ? AddOp::Cas : m.add == "noatomic" ? AddOp::Racy : AddOp::Atomic;
@@ -130,6 +133,15 @@ void dispatch(const MethodSpec& m, F&& f) {
       common(MethodC<arc::Method::Block>{});
       one(MethodC<arc::Method::Block>{}, VecC<arc::opts(1, AddOp::Cas, true)>{});
     }
+  } else if (m.name == "floor" || m.name == "gsplat" || m.name == "swt") {
+    if constexpr (kNew) {
+      if (m.name == "floor") one(MethodC<arc::Method::Floor>{}, VecC<arc::opts(1)>{});
+      if (m.name == "gsplat") one(MethodC<arc::Method::Gsplat>{}, VecC<arc::opts(1)>{});
+      if (m.name == "swt") {
+        one(MethodC<arc::Method::Swt>{}, VecC<arc::opts(1)>{});
+        one(MethodC<arc::Method::Swt>{}, VecC<arc::opts(4)>{});
+      }
+    }
   } else {
     throw arc::Error("unknown method " + m.name);
   }
@@ -140,6 +152,7 @@ void dispatch(const MethodSpec& m, F&& f) {
 template <class F>
 void dispatch_scalar(const std::string& name, F&& f) {
   if (name == "block") throw arc::Error("trace: the block-level method is not traceable");
+  if (name == "floor") throw arc::Error("trace: the compute floor writes no gradient (nothing to trace)");
   auto g = [&](auto mc) {
     if constexpr (decltype(mc)::value != arc::Method::Block) f(mc);
   };
@@ -148,6 +161,8 @@ void dispatch_scalar(const std::string& name, F&& f) {
   else if (name == "swb") g(MethodC<arc::Method::SwB>{});
   else if (name == "cub") g(MethodC<arc::Method::Cub>{});
   else if (name == "adaptive") g(MethodC<arc::Method::Adaptive>{});
+  else if (name == "gsplat") g(MethodC<arc::Method::Gsplat>{});
+  else if (name == "swt") g(MethodC<arc::Method::Swt>{});
   else throw arc::Error("unknown method " + name);
 }
 

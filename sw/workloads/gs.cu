@@ -1,7 +1,9 @@
 // 3DGS workload: scene upload, forward (preprocess, binning, render), backward per method,
 // trace capture, and a finite-difference check against a double-precision host renderer.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "gs_kernels.cuh"
 #include "scene.h"
@@ -55,7 +57,7 @@ __global__ void preprocess(int n, const float* pos, const float* scale, const fl
 
 __global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint32_t* list, int tiles_x, Cam cam,
                                                  const float2* mean2d, const float4* conic_o, const float* color,
-                                                 float* out, float* final_t, int* n_contrib) {
+                                                 float* out, float* final_t, int* n_contrib, unsigned long long* stats) {
   const int tile = blockIdx.x;
   const int tx = tile % tiles_x, ty = tile / tiles_x;
   const int px = tx * kTile + threadIdx.x % kTile, py = ty * kTile + threadIdx.x / kTile;
@@ -65,9 +67,9 @@ __global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint
   __shared__ int s_id[kBlock];
   __shared__ float2 s_xy[kBlock];
   __shared__ float4 s_co[kBlock];
-  bool done = !inside;
+  bool done = !inside, stopped = false;
   float T = 1.0f, C[3] = {0, 0, 0};
-  int contributor = 0, last = 0;
+  int contributor = 0, last = 0, blended = 0;
   for (int base = 0; base < todo_total; base += kBlock) {
     if (__syncthreads_count(done) == kBlock) break;
     const int k = base + static_cast<int>(threadIdx.x);
@@ -89,12 +91,22 @@ __global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint
       if (alpha < kAlphaMin) continue;
       const float test_T = T * (1.0f - alpha);
       if (test_T < kTMin) {
-        done = true;
+        done = stopped = true;
         continue;
       }
       for (int ch = 0; ch < 3; ++ch) C[ch] += color[3 * s_id[j] + ch] * alpha * T;
       T = test_T;
       last = contributor;
+      ++blended;
+    }
+  }
+  if (stats) {  // every thread of the block gets here (the batch loop's exit is block-uniform)
+    const unsigned v[kStatCount] = {stopped ? 1u : 0u, stopped ? static_cast<unsigned>(todo_total - contributor) : 0u,
+                                    static_cast<unsigned>(blended), inside ? static_cast<unsigned>(contributor) : 0u,
+                                    inside ? 1u : 0u};
+    for (int k = 0; k < kStatCount; ++k) {
+      const unsigned w = __reduce_add_sync(arc::kFullMask, v[k]);
+      if (threadIdx.x % 32 == 0) atomicAdd(stats + k, static_cast<unsigned long long>(w));
     }
   }
   if (inside) {
@@ -109,7 +121,15 @@ namespace {
 
 class GsWorkload final : public Workload {
  public:
-  GsWorkload(int w, int h, size_t n, uint64_t seed) : scene_(make_gauss_scene(n, w, h, seed)) {
+  // separate: the real codes' gradient arrays (the default, issue 23); otherwise the
+  // interleaved 12-word record (workload name + "-il"), which float4 atomics need.
+  // absgrad (separate arrays only): gsplat's |dL/dmean2D| accumulation as two more
+  // parameters per call (workload name + "-abs").
+  GsWorkload(int w, int h, size_t n, uint64_t seed, const std::string& scene, bool separate, bool absgrad)
+      : name_(std::string(scene == "fog" ? "gs" : "gs-" + scene) + (separate ? "" : "-il") + (absgrad ? "-abs" : "")),
+        separate_(separate),
+        abs_(absgrad && separate),
+        scene_(scene == "fog" ? make_gauss_scene(n, w, h, seed) : make_gauss_surface_scene(scene, n, w, h, seed)) {
     cam_ = {w, h, scene_.cam.fx, scene_.cam.fy, scene_.cam.cx, scene_.cam.cy};
     tiles_x_ = static_cast<int>(div_up(w, kTile));
     tiles_y_ = static_cast<int>(div_up(h, kTile));
@@ -127,25 +147,75 @@ class GsWorkload final : public Workload {
     final_t_.resize(np);
     n_contrib_.resize(np);
     dldp_.upload(make_pixel_grad(w, h, 3, seed));
-    grad_.resize(n * kStride);
+    grad_.resize(n * (abs_ ? kNP + 2 : separate ? kNP : kStride));
+    // Separate arrays in one allocation (grads() returns them back to back): means2D (float2),
+    // conic (3 floats, as gsplat), opacity, colours (float3).
+    const int64_t nn = static_cast<int64_t>(n);
+    float* const g = grad_.get();
+    const int64_t start[kNP] = {0, 1, 2 * nn, 2 * nn + 1, 2 * nn + 2, 5 * nn, 6 * nn, 6 * nn + 1, 6 * nn + 2};
+    const int width[kNP] = {2, 2, 3, 3, 3, 1, 3, 3, 3};
+    for (int i = 0; i < kNP; ++i) {
+      arrays_.ptr[i] = g + start[i];
+      arrays_.width[i] = width[i];
+      word_of_[i] = start[i];
+      arrays_abs_.ptr[i] = g + start[i];
+      arrays_abs_.width[i] = width[i];
+    }
+    for (int i = 0; i < 2; ++i) {  // means2D_abs (float2) after the colours
+      arrays_abs_.ptr[kNP + i] = g + 9 * nn + i;
+      arrays_abs_.width[kNP + i] = 2;
+    }
   }
-  std::string name() const override { return "gs"; }
+  std::string name() const override { return name_; }
   std::string kernel_name() const override { return "gs::backward_kernel"; }
-  std::string generator() const override { return GaussScene::kGenerator; }
+  std::string generator() const override { return scene_.generator; }
   uint64_t seed() const override { return scene_.seed; }
-  bool supports(const MethodSpec&) const override { return true; }
+  // Separate arrays take scalar atomics only (float4 needs the interleaved record).
+  bool supports(const MethodSpec& m) const override { return !separate_ || m.vec == 1; }
+  // Where Gaussian i's parameter p is in grads().
+  size_t gidx(size_t i, int p) const {
+    return separate_ ? static_cast<size_t>(word_of_[p]) + i * static_cast<size_t>(arrays_.width[p]) : i * kStride + p;
+  }
 
+  // Scene statistics (issue 23), beside published ones in results/h100/README.md: per-tile
+  // list lengths, Gaussians blended per pixel, early termination (pixels that stopped, list
+  // entries the stop skipped). Runs the forward pass once more with render's counters.
   std::vector<std::pair<std::string, std::string>> describe() const override {
     const auto nc = n_contrib_.download();
     double sum = 0;
     for (int v : nc) sum += v;
-    return {{"gs.generator", generator()},
-            {"gs.seed", std::to_string(scene_.seed)},
-            {"gs.gaussians", std::to_string(scene_.n)},
-            {"gs.frame", std::to_string(cam_.w) + "x" + std::to_string(cam_.h)},
-            {"gs.tile_entries", std::to_string(binner_.entries())},
-            {"gs.entries_per_tile", std::to_string(static_cast<double>(binner_.entries()) / (tiles_x_ * tiles_y_))},
-            {"gs.mean_last_contributor", std::to_string(sum / static_cast<double>(nc.size()))}};
+    stats_.resize(kStatCount);
+    stats_.zero();
+    render<<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
+                                            conic_.get(), color_.get(), out_.get(), final_t_.get(),
+                                            n_contrib_.get(), stats_.get());
+    ARC_LAUNCH();
+    const auto st = stats_.download();
+    const auto ranges = binner_.ranges_host();
+    std::vector<double> per_tile;
+    for (const uint2& r : ranges) per_tile.push_back(static_cast<double>(r.y - r.x));
+    std::sort(per_tile.begin(), per_tile.end());
+    auto pct = [&](double q) {
+      return per_tile.empty() ? 0.0 : per_tile[std::min(per_tile.size() - 1, static_cast<size_t>(q * per_tile.size()))];
+    };
+    const double px = std::max<double>(1.0, static_cast<double>(st[kStatPixels]));
+    const double visited = static_cast<double>(st[kStatVisited]), skipped = static_cast<double>(st[kStatSkippedByStop]);
+    auto f = [](double v) { return std::to_string(v); };
+    const std::string k = name_ + ".";
+    return {{k + "generator", generator()},
+            {k + "seed", std::to_string(scene_.seed)},
+            {k + "gaussians", std::to_string(scene_.n)},
+            {k + "frame", std::to_string(cam_.w) + "x" + std::to_string(cam_.h)},
+            {k + "tile_entries", std::to_string(binner_.entries())},
+            {k + "entries_per_tile", f(static_cast<double>(binner_.entries()) / (tiles_x_ * tiles_y_))},
+            {k + "entries_per_tile_p50", f(pct(0.5))},
+            {k + "entries_per_tile_p90", f(pct(0.9))},
+            {k + "entries_per_tile_p99", f(pct(0.99))},
+            {k + "entries_per_tile_max", f(per_tile.empty() ? 0.0 : per_tile.back())},
+            {k + "mean_last_contributor", f(sum / static_cast<double>(nc.size()))},
+            {k + "blended_per_pixel", f(static_cast<double>(st[kStatBlended]) / px)},
+            {k + "early_stop_pixel_fraction", f(static_cast<double>(st[kStatStopped]) / px)},
+            {k + "early_stop_skipped_entry_fraction", f(skipped / std::max(1.0, visited + skipped))}};
   }
 
   void forward() override {
@@ -156,17 +226,31 @@ class GsWorkload final : public Workload {
     binner_.bin(rect_.get(), depth_.get(), static_cast<int>(scene_.n), tiles_x_, tiles_y_);
     render<<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                             conic_.get(), color_.get(), out_.get(), final_t_.get(),
-                                            n_contrib_.get());
+                                            n_contrib_.get(), nullptr);
     ARC_LAUNCH();
   }
 
   void backward(const MethodSpec& m, int thr) override {
+    if (!supports(m)) throw arc::Error(name_ + ": " + m.label() + " needs the interleaved layout (" + name_ + "-il)");
     grad_.zero();
     dispatch<true>(m, [&](auto mc, auto vc) {
-      backward_kernel<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>
-          <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
-                                            conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
-                                            dldp_.get(), grad_.get(), thr, arc::TraceBuffers{});
+      constexpr arc::Method M = decltype(mc)::value;
+      constexpr int O = decltype(vc)::value;
+      auto go = [&](const auto& lay) {
+        using L = std::decay_t<decltype(lay)>;
+        constexpr bool kAbs = std::is_same_v<L, arc::Arrays<kNP + 2>>;
+        backward_kernel<M, O, arc::UntracedRec<M>, L, kAbs>
+            <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
+                                              conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
+                                              dldp_.get(), lay, thr, arc::TraceBuffers{});
+      };
+      if constexpr (arc::opt_vec(O) == 1) {
+        if (abs_) go(arrays_abs_);
+        else if (separate_) go(arrays_);
+        else go(arc::Strided{grad_.get(), kStride});
+      } else {
+        go(arc::Strided{grad_.get(), kStride});
+      }
     });
     ARC_LAUNCH();
   }
@@ -174,6 +258,9 @@ class GsWorkload final : public Workload {
   std::vector<float> grads() const override { return grad_.download(); }
 
   CaptureResult capture(const std::string& method, int thr) override {
+    if (separate_)
+      throw arc::Error("trace: " + name_ + " writes separate gradient arrays, which the trace format (one buffer, a stride) "
+                       "cannot name; capture " + name_ + "-il");
     const size_t warps = static_cast<size_t>(tiles_x_) * tiles_y_ * (kBlock / 32);
     CaptureResult r = run_capture(
         warps, grad_, [&] { backward(MethodSpec{method, 1}, thr); },
@@ -182,7 +269,7 @@ class GsWorkload final : public Workload {
             backward_kernel<decltype(mc)::value, 1, arc::DevTrace>
                 <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                                   conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
-                                                  dldp_.get(), grad_.get(), thr, tb);
+                                                  dldp_.get(), arc::Strided{grad_.get(), kStride}, thr, tb);
           });
         },
         [&] { grad_.zero(); });
@@ -191,7 +278,7 @@ class GsWorkload final : public Workload {
     return r;
   }
 
-  double fd_check(std::string& detail) override;
+  double fd_check(std::string& detail, const MethodSpec& m, int thr) override;
 
  private:
   // Loss sum_p <dL/dp, C_p> in double from the 2D parameters, following the GPU's tile lists.
@@ -199,7 +286,13 @@ class GsWorkload final : public Workload {
                    const std::vector<uint32_t>& list, const std::vector<uint2>& ranges,
                    const std::vector<float>& dldp, std::vector<uint8_t>& path, bool record) const;
 
+  std::string name_;
+  bool separate_ = true, abs_ = false;
+  arc::Arrays<kNP> arrays_{};
+  arc::Arrays<kNP + 2> arrays_abs_{};
+  int64_t word_of_[kNP] = {};
   GaussScene scene_;
+  mutable DevBuf<unsigned long long> stats_;
   Cam cam_{};
   int tiles_x_ = 0, tiles_y_ = 0;
   DevBuf<float> pos_, scale_, rot_, opac_, color_, depth_, out_, final_t_, dldp_, grad_;
@@ -253,9 +346,9 @@ double GsWorkload::host_loss(const std::vector<float>& m2, const std::vector<flo
   return L;
 }
 
-double GsWorkload::fd_check(std::string& detail) {
+double GsWorkload::fd_check(std::string& detail, const MethodSpec& m, int thr) {
   forward();
-  backward(MethodSpec{"baseline", 1}, 0);
+  backward(m, thr);
   const auto g = grads();
   const auto m2f = mean2d_.download();
   const auto cof = conic_.download();
@@ -296,7 +389,7 @@ double GsWorkload::fd_check(std::string& detail) {
       const double Lm = host_loss(m2, co, col, list, ranges, dldp, path, false);
       (*v)[idx] = x0;
       const double fd = (Lp - Lm) / (static_cast<double>(xp) - static_cast<double>(xm));
-      const double gg = g[i * kStride + p];
+      const double gg = g[gidx(i, p)];
       num += (fd - gg) * (fd - gg);
       den += fd * fd;
       const int grp = p < 2 ? 0 : p < 5 ? 1 : p == 5 ? 2 : 3;
@@ -320,7 +413,8 @@ double GsWorkload::fd_check(std::string& detail) {
 }  // namespace arc::sw::gs
 
 namespace arc::sw {
-std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed) {
-  return std::make_unique<gs::GsWorkload>(width, height, n, seed);
+std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed, const std::string& scene,
+                                  bool separate, bool absgrad) {
+  return std::make_unique<gs::GsWorkload>(width, height, n, seed, scene, separate, absgrad);
 }
 }  // namespace arc::sw

@@ -27,16 +27,22 @@ __global__ void preprocess(int n, const float* pos, const float* scale, const fl
 __global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint32_t* list, int tiles_x, Cam cam,
                                                  const float2* mean2d,
                                                  const float4* conic_o, const float* color, float* out,
-                                                 float* final_t, int* n_contrib);
+                                                 float* final_t, int* n_contrib, unsigned long long* stats);
+// render's optional statistics (stats != nullptr), summed over the frame's pixels:
+enum RenderStat { kStatStopped = 0, kStatSkippedByStop, kStatBlended, kStatVisited, kStatPixels, kStatCount };
 
 // Min 5 blocks/SM (<= 48 registers): every method then runs at the same occupancy (40
 // warps/SM); left free, SW-S and Adaptive took 51-58 registers and 4 blocks, which alone cost
 // them ~20% on the H100 (measured), a register-allocation artefact rather than the method.
-template <arc::Method M, int V, class Rec>
+// Lay: arc::Strided (one interleaved 12-word record per Gaussian) or arc::Arrays<kNP> (the
+// real codes' separate arrays: means2D, conic, opacity, colours; issue 23). kAbs: also
+// gsplat's absgrad (|dL/dmean2D| summed over pixels, a float2 array): 11 values per call,
+// Lay = arc::Arrays<kNP + 2>.
+template <arc::Method M, int V, class Rec, class Lay = arc::Strided, bool kAbs = false>
 __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges, const uint32_t* list, int tiles_x,
                                                           Cam cam, const float2* mean2d, const float4* conic_o,
                                                           const float* color, const float* final_t,
-                                                          const int* n_contrib, const float* dldp, float* grad,
+                                                          const int* n_contrib, const float* dldp, const Lay grad,
                                                           int threshold, arc::TraceBuffers tb) {
   const int tile = blockIdx.x;
   const int tx = tile % tiles_x, ty = tile / tiles_x;
@@ -85,7 +91,8 @@ __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges
       const float raw = co.w * G;
       const float alpha = fminf(kAlphaMax, raw);
       const bool active = inside && contributor < last_contributor && power <= 0.0f && alpha >= kAlphaMin;
-      float g[kNP];
+      constexpr int kN = kAbs ? kNP + 2 : kNP;
+      float g[kN];
       if (active) {
         T = T / (1.0f - alpha);
         const float dchannel_dcolor = alpha * T;
@@ -108,10 +115,11 @@ __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges
         g[3] = gG * -dx * dy;
         g[4] = gG * -0.5f * dy * dy;
         g[5] = raw < kAlphaMax ? G * dL_dalpha : 0.0f;
+        if constexpr (kAbs) g[kNP] = fabsf(g[0]), g[kNP + 1] = fabsf(g[1]);
       } else {
-        for (int i = 0; i < kNP; ++i) g[i] = 0.0f;
+        for (int i = 0; i < kN; ++i) g[i] = 0.0f;
       }
-      arc::reduce<M, kNP, V>(active, s_id[j], grad, kStride, g, threshold, rec);
+      arc::reduce_to<M, kN, V>(active, s_id[j], grad, g, threshold, rec);
     }
   }
 }

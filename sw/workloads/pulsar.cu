@@ -2,7 +2,8 @@
 // keeps its own list of the K front-most spheres covering it and blends them with
 // depth-weighted, normalised weights. The backward loop runs over each pixel's own list, so
 // lanes of a warp diverge (different list lengths, different spheres at one step): reduce is
-// called with __activemask(), and SW-B / CUB (which need the whole warp) do not apply. The
+// called by the lanes whose list reaches the step (an explicit ballot, issue 23), and SW-B /
+// CUB / gsplat / SW-T (which need the whole warp) do not apply. The
 // block-level method walks the tile list instead (backward_block_kernel).
 #include <algorithm>
 #include <cmath>
@@ -107,17 +108,27 @@ __global__ void __launch_bounds__(kBlock, 6) backward_kernel(int tiles_x, Cam ca
   const int tile = blockIdx.x;
   const int px = (tile % tiles_x) * kTile + threadIdx.x % kTile, py = (tile / tiles_x) * kTile + threadIdx.x / kTile;
   Rec rec(tb, blockIdx.x * (kBlock / 32) + threadIdx.x / 32);
-  if (px >= cam.w || py >= cam.h) return;
+  // Issue 23: the lanes that reduce together are named explicitly, not by __activemask()
+  // (whose answer depends on how the scheduler happened to group the divergent lanes): every
+  // inside lane of the warp steps k = 0 .. max n together, and step k's calling set is the
+  // ballot of the lanes whose list reaches k. Deterministic groups and traces.
+  const bool inside = px < cam.w && py < cam.h;
+  const unsigned live = __ballot_sync(arc::kFullMask, inside);
+  if (!inside) return;
   const int pix = py * cam.w + px;
   const int n = cnt[pix];
   const float S = sum_w[pix];
   float C[3], dL[3];
   for (int ch = 0; ch < 3; ++ch) C[ch] = out[3 * pix + ch], dL[ch] = dldp[3 * pix + ch];
-  for (int k = 0; k < n; ++k) {  // divergent: n differs per pixel
-    const int id = ids[pix * kK + k];
-    float g[kNP];
-    sphere_grad(params, color, id, px, py, C, dL, S, g);
-    arc::reduce<M, kNP, V>(true, id, grad, kStride, g, threshold, rec, __activemask());
+  const int steps = static_cast<int>(__reduce_max_sync(live, static_cast<unsigned>(n)));
+  for (int k = 0; k < steps; ++k) {  // divergent: n differs per pixel
+    const unsigned calling = __ballot_sync(live, k < n);
+    if (k < n) {
+      const int id = ids[pix * kK + k];
+      float g[kNP];
+      sphere_grad(params, color, id, px, py, C, dL, S, g);
+      arc::reduce<M, kNP, V>(true, id, grad, kStride, g, threshold, rec, calling);
+    }
   }
 }
 
@@ -187,7 +198,9 @@ class PulsarWorkload final : public Workload {
   uint64_t seed() const override { return scene_.seed; }
   // Divergent: no convergent warps for SW-B/CUB. Block runs its own tile-list walk
   // (backward_block_kernel).
-  bool supports(const MethodSpec& m) const override { return m.name != "swb" && m.name != "cub"; }
+  bool supports(const MethodSpec& m) const override {
+    return m.name != "swb" && m.name != "cub" && m.name != "gsplat" && m.name != "swt";
+  }
   std::vector<std::pair<std::string, std::string>> describe() const override {
     const auto c = cnt_.download();
     double s = 0;
@@ -260,8 +273,9 @@ class PulsarWorkload final : public Workload {
             binner_.ranges(), binner_.list(), tiles_x_, cam_, params_.get(), color_.get(), ids_.get(), cnt_.get(),
             out_.get(), sum_w_.get(), dldp_.get(), grad_.get());
         ARC_LAUNCH();
-      } else if constexpr (M != arc::Method::SwB && M != arc::Method::Cub) {
-        launch<M, decltype(vc)::value, arc::NoTrace>(thr, arc::TraceBuffers{});
+      } else if constexpr (M != arc::Method::SwB && M != arc::Method::Cub && M != arc::Method::Gsplat &&
+                           M != arc::Method::Swt) {
+        launch<M, decltype(vc)::value, arc::UntracedRec<M>>(thr, arc::TraceBuffers{});
       }
     });
   }
@@ -273,7 +287,8 @@ class PulsarWorkload final : public Workload {
         warps, grad_, [&] { backward(MethodSpec{method, 1}, thr); },
         [&](const arc::TraceBuffers& tb) {
           dispatch_scalar(method, [&](auto mc) {
-            if constexpr (decltype(mc)::value != arc::Method::SwB && decltype(mc)::value != arc::Method::Cub)
+            if constexpr (decltype(mc)::value != arc::Method::SwB && decltype(mc)::value != arc::Method::Cub &&
+                          decltype(mc)::value != arc::Method::Gsplat && decltype(mc)::value != arc::Method::Swt)
               launch<decltype(mc)::value, 1, arc::DevTrace>(thr, tb);
           });
         },
@@ -282,9 +297,9 @@ class PulsarWorkload final : public Workload {
     r.threads_per_block = kBlock;
     return r;
   }
-  double fd_check(std::string& detail) override {
+  double fd_check(std::string& detail, const MethodSpec& m, int thr) override {
     forward();
-    backward(MethodSpec{"baseline", 1}, 0);
+    backward(m, thr);
     const auto g = grads();
     std::vector<float> prm = params_.download(), col = scene_.color;
     const auto ids = ids_.download();

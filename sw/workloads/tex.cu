@@ -115,7 +115,8 @@ class TexWorkload final : public Workload {
   // Every method applies. The block-level tree reduces only where all active lanes of the
   // block name one texel (for one bilinear corner); elsewhere it falls back to per-lane
   // atomics: describe() counts how often a tile reduces (tex.block_uniform_calls).
-  bool supports(const MethodSpec&) const override { return true; }
+  // gsplat's reduction is 3DGS's (gs only).
+  bool supports(const MethodSpec& m) const override { return m.name != "gsplat"; }
   std::vector<std::pair<std::string, std::string>> describe() const override {
     // One pass over the tiles: covered pixels, and the block calls (tile x bilinear corner)
     // with an active lane and those whose active lanes all name one texel (the block tree
@@ -163,7 +164,7 @@ class TexWorkload final : public Workload {
   void backward(const MethodSpec& m, int thr) override {
     grad_.zero();
     dispatch<true>(m, [&](auto mc, auto vc) {
-      launch<decltype(mc)::value, decltype(vc)::value, arc::NoTrace>(thr, arc::TraceBuffers{});
+      launch<decltype(mc)::value, decltype(vc)::value, arc::UntracedRec<decltype(mc)::value>>(thr, arc::TraceBuffers{});
     });
   }
   std::vector<float> grads() const override { return grad_.download(); }
@@ -179,9 +180,9 @@ class TexWorkload final : public Workload {
     r.threads_per_block = kBlock;
     return r;
   }
-  double fd_check(std::string& detail) override {
+  double fd_check(std::string& detail, const MethodSpec& m, int thr) override {
     forward();
-    backward(MethodSpec{"baseline", 1}, 0);
+    backward(m, thr);
     const auto g = grads();
     std::vector<float> tex = scene_.texels;
     const auto dldp = dldp_.download();

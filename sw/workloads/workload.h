@@ -37,12 +37,17 @@ class Workload {
   virtual void backward(const MethodSpec& m, int threshold) = 0;   // zero grads + backward
   virtual std::vector<float> grads() const = 0;                    // after backward()
   virtual CaptureResult capture(const std::string& method, int threshold) = 0;
-  // Finite differences of the fixed loss on this (small) scene vs the GPU baseline
-  // gradient; returns the relative L2 error over all checked parameters.
-  virtual double fd_check(std::string& detail) = 0;
+  // Finite differences of the fixed loss on this (small) scene vs the GPU gradient of method
+  // m at threshold thr; returns the relative L2 error over all checked parameters.
+  virtual double fd_check(std::string& detail, const MethodSpec& m, int thr) = 0;
 };
 
-std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed);
+// scene: "fog" (gauss-frustum-v1, workload "gs"), "garden" / "object" (gauss-surface-v1,
+// workloads "gs-garden" / "gs-object"). separate: the real codes' separate gradient arrays
+// (default); false: the interleaved 12-word record, workload name + "-il". absgrad (separate
+// only): gsplat's absgrad as 2 more parameters per call (11), workload name + "-abs".
+std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed, const std::string& scene = "fog",
+                                  bool separate = true, bool absgrad = false);
 std::unique_ptr<Workload> make_pulsar(int width, int height, size_t n, uint64_t seed);
 std::unique_ptr<Workload> make_tex(int width, int height, int tex_w, int tex_h, uint64_t seed);
 

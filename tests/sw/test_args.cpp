@@ -8,7 +8,7 @@ using arc::sw::parse_args;
 
 TEST(SwArgs, Defaults) {
   const auto a = parse_args({});
-  EXPECT_EQ(a.workloads.size(), 3u);
+  EXPECT_EQ(a.workloads.size(), 4u);  // gs, gs-il, pulsar, tex
   ASSERT_EQ(a.methods.size(), 5u);
   EXPECT_EQ(a.methods[0].name, "baseline");
   EXPECT_EQ(a.width, 1920);
@@ -131,4 +131,24 @@ TEST(SwArgs, Cli11AndDecimalNumbers) {
   } catch (const arc::Error& e) {
     EXPECT_NE(std::string(e.what()).find("--reps"), std::string::npos) << e.what();
   }
+}
+
+// Issues 20/23: the compute floor, gsplat's reduction and the transposed reduce-scatter.
+TEST(SwArgs, FloorGsplatSwt) {
+  using arc::sw::parse_args;
+  using arc::sw::parse_method;
+  EXPECT_TRUE(parse_method("floor").floor());
+  EXPECT_FALSE(parse_method("floor").bound());
+  EXPECT_FALSE(parse_method("gsplat").floor());
+  EXPECT_EQ(parse_method("swt-v4").label(), "swt-v4");
+  EXPECT_EQ(parse_method("swt-v4").vec, 4);
+  for (const char* bad : {"floor-v4", "floor-clamp", "gsplat-v4", "gsplat-cas", "swt-cas", "swt-clamp", "floor-noatomic"})
+    EXPECT_THROW(parse_method(bad), arc::Error) << bad;
+  EXPECT_THROW(parse_args({"--trace-method", "floor"}), arc::Error);
+  EXPECT_EQ(parse_args({"--trace-method", "swt"}).trace_method, "swt");
+  EXPECT_EQ(parse_args({"--trace-method", "gsplat"}).trace_method, "gsplat");
+  // Issue 23: scenes with surfaces and the gradient layouts as workloads.
+  for (const char* w : {"gs", "gs-il", "gs-garden", "gs-garden-il", "gs-object", "gs-object-il", "gs-abs", "gs-garden-abs"})
+    EXPECT_TRUE(arc::sw::known_workload(w)) << w;
+  for (const char* w : {"gs-moon", "gs-il-garden", "gs-", "pulsar-il", "gs-il-abs", "gs-abs-il"}) EXPECT_FALSE(arc::sw::known_workload(w)) << w;
 }

@@ -1,10 +1,14 @@
 // Benchmark reports: speedups from the baseline row, CSV and JSON content.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
+#include "error.h"
 #include "report.h"
 
 using namespace arc::sw;
@@ -82,4 +86,75 @@ TEST(SwReport, FractionToNoAtomicsBound) {
   EXPECT_TRUE(j["rows"][4]["frac_to_bound"].is_null());
   EXPECT_NE(to_csv(rows).find("WRONG-by-construction"), std::string::npos);
   EXPECT_NE(to_table(rows).find("WRONG-by-construction"), std::string::npos);
+}
+
+// Issue 20: the compute floor row and to_floor; issue 23: the speedup over gsplat.
+TEST(SwReport, FloorAndGsplat) {
+  std::vector<ResultRow> rows(5);
+  const char* m[5] = {"baseline", "gsplat", "swt", "floor", "sws"};
+  const double t[5] = {10.0, 4.0, 3.0, 2.0, 12.0};
+  for (int i = 0; i < 5; ++i) {
+    rows[i].workload = "gs";
+    rows[i].method = m[i];
+    rows[i].grad_ms = t[i];
+    rows[i].fwd_ms = 1.0;
+  }
+  rows[3].floor = true;
+  ResultRow other;
+  other.workload = "tex";
+  other.method = "baseline";
+  other.grad_ms = 3.0;
+  rows.push_back(other);
+  fill_speedups(rows);
+  EXPECT_DOUBLE_EQ(rows[0].to_floor, 0.0);
+  EXPECT_DOUBLE_EQ(rows[2].to_floor, 7.0 / 8.0);
+  EXPECT_DOUBLE_EQ(rows[3].to_floor, 1.0);
+  EXPECT_DOUBLE_EQ(rows[4].to_floor, -0.25);
+  EXPECT_DOUBLE_EQ(rows[1].speedup_gsplat, 1.0);
+  EXPECT_DOUBLE_EQ(rows[2].speedup_gsplat, 4.0 / 3.0);
+  EXPECT_DOUBLE_EQ(rows[0].speedup_gsplat, 0.4);
+  EXPECT_TRUE(std::isnan(rows[5].to_floor));        // no floor row for tex
+  EXPECT_TRUE(std::isnan(rows[5].speedup_gsplat));  // nor a gsplat row
+  Report r;
+  r.rows = rows;
+  const auto j = nlohmann::json::parse(to_json(r));
+  EXPECT_TRUE(j["rows"][3]["floor"].get<bool>());
+  EXPECT_FALSE(j["rows"][2]["floor"].get<bool>());
+  EXPECT_NE(j["rows"][3]["numerics"].get<std::string>().find("compute floor"), std::string::npos);
+  EXPECT_DOUBLE_EQ(j["rows"][2]["to_floor"].get<double>(), 7.0 / 8.0);
+  EXPECT_TRUE(j["rows"][5]["to_floor"].is_null());
+  EXPECT_TRUE(j["rows"][5]["speedup_vs_gsplat"].is_null());
+  const std::string csv = to_csv(rows);
+  EXPECT_NE(csv.find("to_floor,speedup_vs_gsplat\n"), std::string::npos);
+  EXPECT_NE(csv.find("WRONG-by-construction(compute-floor)"), std::string::npos);
+  const std::string tab = to_table(rows);
+  EXPECT_NE(tab.find("to_floor"), std::string::npos);
+  EXPECT_NE(tab.find("FLOOR"), std::string::npos);
+}
+
+// Issue 20: --out is created before the run; an unusable one fails at once, naming the path.
+TEST(SwReport, PrepareOutDir) {
+  const std::string base = ::testing::TempDir() + "arc_sw_out_" + std::to_string(::getpid());
+  const std::string nested = base + "/a/b";
+  prepare_out_dir(nested);
+  EXPECT_TRUE(std::filesystem::is_directory(nested));
+  EXPECT_FALSE(std::filesystem::exists(nested + "/.arc_bench_write_probe"));
+  write_file(nested + "/bench.json", "{}\n");
+  // A regular file where the directory should be.
+  const std::string file = base + "/plain";
+  write_file(file, "x");
+  try {
+    prepare_out_dir(file + "/sub");
+    FAIL() << "expected arc::Error";
+  } catch (const arc::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(prepare_out_dir(file), arc::Error);
+  try {
+    write_file(base + "/missing/bench.json", "x");
+    FAIL() << "expected arc::Error";
+  } catch (const arc::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(base + "/missing/bench.json"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(base);
 }

@@ -2,7 +2,9 @@
 // the properties the workloads rely on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "error.h"
 #include "rng.h"
@@ -85,4 +87,41 @@ TEST(SwScene, PixelGradAndErrors) {
   EXPECT_THROW(make_camera(0, 10), arc::Error);
   EXPECT_THROW(make_tex_scene(1, 8, 8, 8, 1), arc::Error);
   EXPECT_THROW(make_pixel_grad(4, 4, 0, 1), arc::Error);
+}
+
+// Issue 23: Gaussians on surfaces. Seeded; every Gaussian placed, in front of the camera, a unit
+// quaternion; flat discs (one axis 0.1 of the others) whose thin axis is the surface normal;
+// bimodal opacities (most near-opaque).
+TEST(SwScene, SurfaceScenes) {
+  for (const char* kind : {"garden", "object"}) {
+    const auto a = make_gauss_surface_scene(kind, 20000, 480, 270, 3);
+    const auto b = make_gauss_surface_scene(kind, 20000, 480, 270, 3);
+    const auto c = make_gauss_surface_scene(kind, 20000, 480, 270, 4);
+    EXPECT_EQ(a.generator, std::string("gauss-surface-v1:") + kind);
+    EXPECT_EQ(digest(a.pos), digest(b.pos));
+    EXPECT_EQ(digest(a.scale), digest(b.scale));
+    EXPECT_NE(digest(a.pos), digest(c.pos));
+    ASSERT_EQ(a.pos.size(), 3 * a.n);
+    ASSERT_EQ(a.opacity.size(), a.n);
+    size_t opaque = 0, flat = 0, inside = 0;
+    for (size_t i = 0; i < a.n; ++i) {
+      const float z = a.pos[3 * i + 2];
+      ASSERT_GE(z, 0.5f) << kind << " " << i;
+      double qn = 0;
+      for (int k = 0; k < 4; ++k) qn += a.rot[4 * i + k] * a.rot[4 * i + k];
+      ASSERT_NEAR(qn, 1.0, 1e-5);
+      ASSERT_GT(a.opacity[i], 0.0f);
+      ASSERT_LT(a.opacity[i], 1.0f);
+      opaque += a.opacity[i] >= 0.8f ? 1 : 0;
+      const float* s = &a.scale[3 * i];
+      flat += s[2] < 0.35f * std::min(s[0], s[1]) ? 1 : 0;
+      const float u = a.cam.fx * a.pos[3 * i] / z + a.cam.cx, v = a.cam.fy * a.pos[3 * i + 1] / z + a.cam.cy;
+      inside += (u >= -30 && u < 510 && v >= -30 && v < 300) ? 1 : 0;
+    }
+    EXPECT_GT(opaque, a.n / 2) << kind;
+    EXPECT_GT(flat, a.n / 2) << kind;
+    EXPECT_GT(inside, a.n * 9 / 10) << kind;
+  }
+  EXPECT_THROW(make_gauss_surface_scene("moon", 10, 10, 10, 1), arc::Error);
+  EXPECT_THROW(make_gauss_surface_scene("garden", 0, 10, 10, 1), arc::Error);
 }

@@ -15,8 +15,9 @@
 //             when all active lanes share one primitive and >= threshold lanes are active;
 //             otherwise per-lane atomics (Figure 16). Needs the full warp calling.
 //   Cub       cub::WarpReduce<float>::Sum (CCCL) under the same eligibility as SwB.
-//   Adaptive  no threshold: chooses per warp from the observed match pattern (see below):
-//             per-lane atomics, butterfly, or serial sums of the groups worth reducing.
+//   Adaptive  no threshold: chooses per call from what the warp sees (calling set, active
+//             lanes, match groups; rule below): per-lane atomics, the transposed
+//             reduce-scatter (Swt) for uniform warps, or serial sums of the groups worth it.
 //   Block     (issue 11; the 3DGS backward shader of the seeds) block-level shared-memory
 //             binary tree: every thread of the block writes its values to shared memory,
 //             log2(threads) rounds of `buf[t] += buf[t + stride]` with a __syncthreads()
@@ -26,6 +27,31 @@
 //             call whose active lanes name several primitives falls back to per-lane atomics
 //             (block-uniform decision), a call with no active lane returns after one barrier.
 //             Not traceable (the trace format is warp-level).
+//   Gsplat    (issue 23) gsplat's reduction as it is: on a warp with an active lane, every
+//             gradient is summed over the warp with cg::reduce (shfl_xor 16,8,4,2,1, zeros
+//             from inactive lanes) and lane 0 sends the NP atomics: SW-B with X = 1 (even one
+//             active lane is reduced). Needs the full warp and one primitive for all active
+//             lanes (gsplat's tile loop gives both); otherwise per-lane atomics. Its sums at
+//             lane 0 are bit-identical to SwB's butterfly (same pairs, fadd commutes).
+//   Swt       (issue 23) transposed reduce-scatter, under SwB's eligibility (full warp, one
+//             primitive, >= threshold active lanes): instead of NP butterflies (5 NP
+//             shuffles), lanes exchange halves of their value vector (recursive halving over
+//             xor offsets 16, 8, 4, ...: K = next_pow2(NP) slots, log2(K) halving steps of
+//             K/2, K/4, ... shuffles, slots that are padding on every lane skipped at compile
+//             time), then plain xor steps down to offset 1, so that the lane whose lane bits
+//             4, 3, ... spell param p's bits 0, 1, ... (low bits zero) holds the warp sum of
+//             param p; those NP lanes send ONE warp-level RED of NP lanes (coalesced: one
+//             primitive's consecutive words). NP = 9: 12 shuffles instead of 45. With
+//             vec = 4 (2) the lane of param 4c gathers params 4c+1..4c+3 (3 shuffles) and
+//             sends one float4 (float2) RED per chunk. The pairs summed are the butterfly's
+//             (xor over bit 4 first, ..., bit 0 last), so every sum is bit-identical to
+//             SwB's: traces mark it as the butterfly order (kFlagTreeSum).
+//   Floor     (issue 20) NOT a reduction method: the compute floor. Each lane adds its values
+//             into a per-thread register (arc::FloorSink, the kernel's Rec) and stores that
+//             register once, when the thread ends, to its last primitive's word (a plain
+//             store: the gradients are WRONG by construction). What remains is the backward
+//             pass with the gradients computed and kept live and no gradient write. Needs
+//             Rec = arc::FloorSink (arc::UntracedRec<Method::Floor>); not traceable.
 // kOpt: the last template argument is an option word, made by arc::opts(...): its low bits
 // are the vector width (so plain 1 / 4 keep meaning scalar / float4 atomics), then
 //   AddOp::Atomic  atomicAdd (default);
@@ -42,11 +68,15 @@
 #pragma once
 #include <cstdint>
 #include <type_traits>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cub/warp/warp_reduce.cuh>
+
+#include "arc/swt_shape.h"
 
 namespace arc {
 
-enum class Method : int { Baseline = 0, SwS = 1, SwB = 2, Cub = 3, Adaptive = 4, Block = 5 };
+enum class Method : int { Baseline = 0, SwS = 1, SwB = 2, Cub = 3, Adaptive = 4, Block = 5, Gsplat = 6, Swt = 7, Floor = 8 };
 
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kBlockMax = 256;  // Method::Block: largest block (shared buffer NP x kBlockMax)
@@ -82,6 +112,66 @@ struct NoTrace {
   __device__ __forceinline__ void call(unsigned, unsigned, bool, uint32_t, uint32_t, const float (&)[NP], unsigned,
                                        const float (&)[NP]) {}
 };
+
+// Gradient layouts (issue 23): where parameter i of primitive `prim` lives.
+//   Strided   one interleaved record per primitive: grad[prim * stride + i] (the original
+//             call; vector atomics and tracing need it);
+//   Arrays<NP> separate arrays as the real 3DGS codes keep them (means2D, conic, opacity,
+//             colours, ...): param i at ptr[i] + prim * width[i] (ptr[i] points at the param's
+//             word inside its array's record). Scalar atomics only; not traceable (the trace
+//             format names one buffer and a stride).
+struct Strided {
+  float* grad;
+  int stride;
+  __device__ __forceinline__ float* target(int prim) const { return grad + static_cast<int64_t>(prim) * stride; }
+};
+template <int NP>
+struct Arrays {
+  float* ptr[NP];
+  int width[NP];
+  // One primitive's words: a copy of the table (no pointer to a kernel parameter, which would
+  // put it in local memory); at(i) with a run-time i selects by an unrolled compare chain.
+  struct Target {
+    float* ptr[NP];
+    int width[NP];
+    int prim;
+    __device__ __forceinline__ float* at(int i) const {
+      float* r = ptr[0] + static_cast<int64_t>(prim) * width[0];
+#pragma unroll
+      for (int k = 1; k < NP; ++k)
+        if (i == k) r = ptr[k] + static_cast<int64_t>(prim) * width[k];
+      return r;
+    }
+  };
+  __device__ __forceinline__ Target target(int prim) const {
+    Target t;
+#pragma unroll
+    for (int k = 0; k < NP; ++k) t.ptr[k] = ptr[k], t.width[k] = width[k];
+    t.prim = prim;
+    return t;
+  }
+};
+
+// Method::Floor's Rec: one float per thread that every call adds its values to, stored once
+// when the thread's object ends (the kernel's end) to the last primitive's parameter-0 word.
+// Constructed like arc::DevTrace (the kernels build `Rec rec(tb, warp)`).
+struct FloorSink {
+  float acc = 0.0f;
+  float* at = nullptr;
+  template <class... A>
+  __device__ explicit FloorSink(const A&...) {}
+  FloorSink(const FloorSink&) = delete;
+  FloorSink& operator=(const FloorSink&) = delete;
+  __device__ ~FloorSink() {
+    if (at) *at = acc;  // plain store, once per thread
+  }
+  template <int NP>
+  __device__ __forceinline__ void call(unsigned, unsigned, bool, uint32_t, uint32_t, const float (&)[NP], unsigned,
+                                       const float (&)[NP]) {}
+};
+// The Rec an untraced kernel instantiates for method M.
+template <Method M>
+using UntracedRec = std::conditional_t<M == Method::Floor, FloorSink, NoTrace>;
 
 namespace detail {
 
@@ -145,6 +235,20 @@ __device__ __forceinline__ void emit(float* p, const float (&v)[NP]) {
   }
 }
 
+// Per-lane updates into separate arrays: scalar only.
+template <int NP, int kOpt, class T, std::enable_if_t<!std::is_pointer_v<T>, int> = 0>
+__device__ __forceinline__ void emit(const T& t, const float (&v)[NP]) {
+  static_assert(opt_vec(kOpt) == 1, "separate gradient arrays take scalar atomics");
+#pragma unroll
+  for (int i = 0; i < NP; ++i) {
+    const float one[1] = {v[i]};
+    emit<1, kOpt>(t.at(i), one);
+  }
+}
+__device__ __forceinline__ float* word_at(float* p, int i) { return p + i; }
+template <class T>
+__device__ __forceinline__ float* word_at(const T& t, int i) { return t.at(i); }
+
 // Serial sum of `grp` (a match group) into acc at the group's lowest lane, ascending lane
 // order, starting from the lowest lane's own value: ((v_l0 + v_l1) + v_l2) + ...
 template <int NP>
@@ -182,6 +286,45 @@ __device__ __forceinline__ void cub_sum(float (&acc)[NP]) {
   for (int i = 0; i < NP; ++i) acc[i] = WR(tmp[w]).Sum(acc[i]);
 }
 
+// cg::reduce over the warp (gsplat's warpSum): shfl_xor 16, 8, 4, 2, 1; every lane ends with
+// the sum.
+template <int NP>
+__device__ __forceinline__ void cg_sum(float (&acc)[NP]) {
+  namespace cg = cooperative_groups;
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+#pragma unroll
+  for (int i = 0; i < NP; ++i) acc[i] = cg::reduce(warp, acc[i], cg::plus<float>());
+}
+
+// Every lane of the full warp calls; acc holds zeros on inactive lanes. Returns the warp sum of
+// param SwtShape::param_of(lane) (every lane holds one; only senders' are used).
+template <int NP, int kVec>
+__device__ __forceinline__ float swt_scatter(const float (&acc)[NP]) {
+  using S = SwtShape<NP, kVec>;
+  const unsigned lane = lane_id();
+  float r[S::K];
+#pragma unroll
+  for (int i = 0; i < S::K; ++i) r[i] = i < NP ? acc[i] : 0.0f;
+#pragma unroll
+  for (int s = 0; s < S::M; ++s) {
+    const int off = 16 >> s;
+    const bool hi = ((lane >> (4 - s)) & 1u) != 0;  // keeps the slots with param bit s set
+#pragma unroll
+    for (int t = 0; t < (S::K >> (s + 1)); ++t) {
+      if (((2 * t) << s) >= NP) {  // both slots padding on every lane (compile time)
+        r[t] = 0.0f;
+        continue;
+      }
+      const float keep = hi ? r[2 * t + 1] : r[2 * t];
+      const float send = hi ? r[2 * t] : r[2 * t + 1];
+      r[t] = __fadd_rn(keep, __shfl_xor_sync(kFullMask, send, off));
+    }
+  }
+#pragma unroll
+  for (int off = 16 >> S::M; off >= 1; off >>= 1) r[0] = __fadd_rn(r[0], __shfl_xor_sync(kFullMask, r[0], off));
+  return r[0];
+}
+
 // Reports the call (NP parameters at base, base + 1, ...) to the tracer: one record.
 template <int NP, class Rec>
 __device__ __forceinline__ void trace_all(Rec& rec, unsigned calling, unsigned act, bool active,
@@ -192,9 +335,9 @@ __device__ __forceinline__ void trace_all(Rec& rec, unsigned calling, unsigned a
 
 // After a full-warp tree (inactive lanes added zeros) lane 0 holds the sum and sends it.
 // When tracing, the sum moves to the lowest active lane, which the trace names as leader.
-template <int NP, int kOpt, class Rec>
+template <int NP, int kOpt, class Rec, class T>
 __device__ __forceinline__ void tree_finish(Rec& rec, unsigned act, bool active, uint32_t base,
-                                            const float (&v)[NP], float (&acc)[NP], float* p) {
+                                            const float (&v)[NP], float (&acc)[NP], const T& p) {
   const int first = __ffs(act) - 1;
   if constexpr (std::is_same_v<Rec, NoTrace>) {
     if (lane_id() == 0) emit<NP, kOpt>(p, acc);
@@ -206,9 +349,43 @@ __device__ __forceinline__ void tree_finish(Rec& rec, unsigned act, bool active,
   }
 }
 
+// Method::Swt after the eligibility check: the reduce-scatter, then the senders' RED (one
+// warp-level instruction of NP lanes, or of ceil(NP / vec) lanes with vector atomics). When
+// tracing, the leader (lowest active lane) gathers all NP sums for the record.
+template <int NP, int kOpt, class Rec, class T>
+__device__ __forceinline__ void swt_finish(Rec& rec, unsigned act, bool active, uint32_t base,
+                                           const float (&v)[NP], const float (&acc)[NP], const T& p) {
+  constexpr int kVec = opt_vec(kOpt);
+  using S = SwtShape<NP, kVec>;
+  const unsigned lane = lane_id();
+  const float mine = swt_scatter<NP, kVec>(acc);
+  const int q = S::param_of(lane);
+  if constexpr (!std::is_same_v<Rec, NoTrace>) {
+    float sum[NP];
+#pragma unroll
+    for (int i = 0; i < NP; ++i) sum[i] = __shfl_sync(kFullMask, mine, S::lane_of(i));
+    trace_all<NP>(rec, kFullMask, act, active, base, v, 1u << (__ffs(act) - 1), sum);
+  }
+  if constexpr (kVec == 1) {
+    if (S::sender(lane) && q < NP) {
+      const float one[1] = {mine};
+      emit<1, kOpt>(word_at(p, q), one);
+    }
+  } else {
+    // The lane of param kVec * c gathers the chunk (params past NP are zero padding slots).
+    const int c0 = q - q % kVec;
+    float chunk[kVec];
+    chunk[0] = mine;
+#pragma unroll
+    for (int e = 1; e < kVec; ++e) chunk[e] = __shfl_sync(kFullMask, mine, S::lane_of(c0 + e < S::K ? c0 + e : 0));
+    static_assert(std::is_pointer_v<T>, "vector atomics need the strided layout");
+    if (S::sender(lane) && q % kVec == 0 && q < NP) emit<kVec, kOpt>(word_at(p, q), chunk);
+  }
+}
+
 // Method::Block, after the caller's values are clamped (see the header comment).
-template <int NP, int kOpt>
-__device__ __forceinline__ void block_reduce(bool active, int prim, float* grad, int stride, const float (&v)[NP]) {
+template <int NP, int kOpt, class L>
+__device__ __forceinline__ void block_reduce(bool active, int prim, const L& lay, const float (&v)[NP]) {
   __shared__ float s_buf[NP][kBlockMax];
   __shared__ int s_wprim[kBlockMax / 32];
   __shared__ int s_wstate[kBlockMax / 32];  // 0 no active lane, 1 one primitive, 2 several
@@ -239,7 +416,7 @@ __device__ __forceinline__ void block_reduce(bool active, int prim, float* grad,
   }
   if (!any) return;  // the empty-block skip
   if (!uniform) {
-    if (active) emit<NP, kOpt>(grad + static_cast<int64_t>(prim) * stride, v);
+    if (active) emit<NP, kOpt>(lay.target(prim), v);
     return;
   }
   for (int st = nthr / 2; st > 0; st >>= 1) {
@@ -253,26 +430,36 @@ __device__ __forceinline__ void block_reduce(bool active, int prim, float* grad,
     float sum[NP];
 #pragma unroll
     for (int i = 0; i < NP; ++i) sum[i] = s_buf[i][0];
-    emit<NP, kOpt>(grad + static_cast<int64_t>(bprim) * stride, sum);
+    emit<NP, kOpt>(lay.target(bprim), sum);
   }
 }
 
 }  // namespace detail
 
-template <Method M, int NP, int kOpt = 1, class Rec = NoTrace>
-__device__ __forceinline__ void reduce(bool active, int prim, float* grad, int stride,
-                                       const float (&val_in)[NP], int threshold, Rec& rec,
-                                       unsigned mask = kFullMask) {
-  constexpr bool kTracing = !std::is_same_v<Rec, NoTrace>;
+template <Method M, int NP, int kOpt = 1, class Rec = NoTrace, class L>
+__device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, const float (&val_in)[NP],
+                                          int threshold, Rec& rec, unsigned mask = kFullMask) {
+  constexpr bool kTracing = !std::is_same_v<Rec, NoTrace> && !std::is_same_v<Rec, FloorSink>;
+  static_assert(!kTracing || std::is_same_v<L, Strided>, "tracing needs the strided layout (one buffer, a stride)");
   constexpr int kVec = opt_vec(kOpt);
   float val[NP];
 #pragma unroll
   for (int i = 0; i < NP; ++i)
     val[i] = opt_clamp(kOpt) ? fminf(fmaxf(val_in[i], -kClampAbs), kClampAbs) : val_in[i];
-  float* const p = grad + static_cast<int64_t>(prim) * stride;
+  const auto p = lay.target(prim);
+  if constexpr (M == Method::Floor) {
+    // The compute floor: values kept live in one register per thread, no gradient write.
+    static_assert(std::is_same_v<Rec, FloorSink>, "Method::Floor needs Rec = arc::FloorSink (arc::UntracedRec)");
+    if (active) {
+#pragma unroll
+      for (int i = 0; i < NP; ++i) rec.acc += val[i];
+      rec.at = detail::word_at(p, 0);
+    }
+    return;
+  }
   if constexpr (M == Method::Block) {
     static_assert(!kTracing, "Method::Block is not traceable (the trace format is warp-level)");
-    detail::block_reduce<NP, kOpt>(active, prim, grad, stride, val);
+    detail::block_reduce<NP, kOpt>(active, prim, lay, val);
     return;
   }
   if constexpr (M == Method::Baseline && !kTracing) {
@@ -284,7 +471,8 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     if (active) detail::emit<NP, kOpt>(p, val);
     return;
   }
-  const uint32_t base = static_cast<uint32_t>(prim) * static_cast<uint32_t>(stride);
+  uint32_t base = 0;  // the trace's word of param 0
+  if constexpr (kTracing) base = static_cast<uint32_t>(prim) * static_cast<uint32_t>(lay.stride);
   const unsigned lane = lane_id();
   const unsigned act = __ballot_sync(mask, active);
   if (act == 0) return;
@@ -313,38 +501,67 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     if (mask == kFullMask && same && __popc(act) >= threshold && __popc(act) > 1) {
       if constexpr (M == Method::SwB) detail::butterfly_sum<NP>(acc);
       else detail::cub_sum<NP>(acc);
-      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
+      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
+    } else {
+      detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
+      if (active) detail::emit<NP, kOpt>(p, acc);
+    }
+
+  } else if constexpr (M == Method::Gsplat) {
+    // gsplat: `if (!warp.any(valid)) continue;` (act == 0 returned above), warpSum of every
+    // gradient (cg::reduce), lane 0 sends. The one-primitive check is ours (gsplat's tile loop
+    // guarantees it); a call that fails it sends per-lane atomics.
+    const int first = __ffs(act) - 1;
+    const int p0 = __shfl_sync(mask, prim, first);
+    const bool same = __all_sync(mask, !active || prim == p0);
+    if (mask == kFullMask && same) {
+      detail::cg_sum<NP>(acc);
+      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
+    } else {
+      detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
+      if (active) detail::emit<NP, kOpt>(p, acc);
+    }
+
+  } else if constexpr (M == Method::Swt) {
+    const int first = __ffs(act) - 1;
+    const int p0 = __shfl_sync(mask, prim, first);
+    const bool same = __all_sync(mask, !active || prim == p0);
+    if (mask == kFullMask && same && __popc(act) >= threshold && __popc(act) > 1) {
+      detail::swt_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
     } else {
       detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
       if (active) detail::emit<NP, kOpt>(p, acc);
     }
 
   } else {  // Adaptive
-    // No threshold: each warp spends in-core work only where it removes more atomic work
-    // than it adds, from its own match pattern: n active lanes in g address groups, the
-    // largest of s_max lanes. Per-lane atomics cost n * ceil(NP / kVec) requests (one lane
-    // request each, and same-address requests are serialized at the L2 atomic unit); a
-    // reduction leaves g * ceil(NP / kVec) and adds R rounds of NP shuffle+add steps:
-    //   serial sums: R = s_max - 1 (the groups' loops run side by side in one instruction
-    //                stream: shfl.sync with per-group masks, so the largest group decides);
-    //   butterfly:   R = 5 = log2(32), only when one group holds every active lane and the
-    //                whole warp is calling (zeros from the inactive lanes).
-    // Counting a lane request and a shuffle+add step as one unit each, reduce iff
-    //   (n - g) * ceil(NP / kVec) > R * NP.
-    // Scalar atomics: a uniform warp takes the butterfly iff n >= 7, and a uniform warp in a
-    // divergent caller (serial only, R = n - 1) never reduces; float4 atomics make requests
-    // 4x cheaper, e.g. 3DGS (NP = 9, 3 float4 requests) then reduces uniform warps at n >= 17.
-    // Multi-group warps reduce when the groups are many and even (two pairs: saves 2, costs
-    // 1), not for one pair among singletons. Groups of one always send their own atomic.
+    // No threshold, no per-workload setting: each call spends in-core work only where it
+    // removes more atomic work than it adds, from what the warp sees: the calling set (the
+    // whole warp, or a divergent subset), n active lanes in g address groups (match), the
+    // largest of s_max lanes. Per-lane atomics cost n * q lane requests (q = requests per
+    // lane); a reduction leaves g * q and adds R shuffle+add steps. Counting a lane request
+    // and a shuffle+add step as one unit each (the unit that put SW-B's measured optimum on
+    // the H100 at X = 7..8 for 3DGS), reduce iff (n - g) * q > R, where
+    //   uniform warp, whole warp calling: the transposed reduce-scatter (Method::Swt),
+    //       R = SwtShape<NP, vec>::shuffles() (3DGS: 12 scalar, 15 with float4), so it
+    //       reduces 3DGS warps from n >= 3 (scalar) / n >= 7 (float4);
+    //   otherwise serial sums: R = (s_max - 1) * NP (the groups' loops run side by side,
+    //       shfl.sync with per-group masks: the largest group decides); a uniform warp in a
+    //       divergent caller never reduces (R = (n - 1) NP >= (n - 1) q).
+    // q = ceil(NP / vec) in a convergent call, but q = NP (vector width ignored) in a
+    // divergent one (calling set != full warp): measured on the H100 (issue 11), divergent
+    // Pulsar with float4 atomics still wants every pair reduced (SW-S-v4 X=2 0.378 ms vs the
+    // vector-counted rule 0.494 ms), as with scalar atomics, while convergent tex with float4
+    // wants almost none (baseline-v4 fastest). Groups of one always send their own atomic.
     constexpr int kReq = (NP + kVec - 1) / kVec;
+    constexpr int kSwtCost = detail::SwtShape<NP, kVec>::shuffles();
+    const int q = mask == kFullMask ? kReq : NP;
     const int n = __popc(act);
     const int first = __ffs(act) - 1;
     const int p0 = __shfl_sync(mask, prim, first);
     const bool same = __all_sync(mask, !active || prim == p0);
     if (same) {
-      if ((n - 1) * kReq > 5 * NP && mask == kFullMask) {
-        detail::butterfly_sum<NP>(acc);
-        detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, grad + static_cast<int64_t>(p0) * stride);
+      if (mask == kFullMask && (n - 1) * kReq > kSwtCost) {
+        detail::swt_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
       } else {
         detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
         if (active) detail::emit<NP, kOpt>(p, acc);
@@ -356,12 +573,25 @@ __device__ __forceinline__ void reduce(bool active, int prim, float* grad, int s
     const bool leader = static_cast<int>(lane) == __ffs(grp) - 1;
     const int g = __popc(__ballot_sync(act, leader));
     const int s_max = static_cast<int>(__reduce_max_sync(act, static_cast<unsigned>(__popc(grp))));
-    const bool reduce_here = (n - g) * kReq > (s_max - 1) * NP && __popc(grp) > 1;
+    const bool reduce_here = (n - g) * q > (s_max - 1) * NP && __popc(grp) > 1;
     if (reduce_here) detail::serial_sum<NP>(grp, acc);
     const unsigned reduced = __ballot_sync(act, reduce_here && leader);
     detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);
     if (!reduce_here || leader) detail::emit<NP, kOpt>(p, acc);
   }
+}
+
+// The original call: one interleaved record per primitive (Strided), any Rec.
+template <Method M, int NP, int kOpt = 1, class Rec = NoTrace>
+__device__ __forceinline__ void reduce(bool active, int prim, float* grad, int stride, const float (&val)[NP],
+                                       int threshold, Rec& rec, unsigned mask = kFullMask) {
+  reduce_to<M, NP, kOpt>(active, prim, Strided{grad, stride}, val, threshold, rec, mask);
+}
+// Separate gradient arrays (issue 23): scalar atomics, untraced.
+template <Method M, int NP, int kOpt = 1, class Rec = NoTrace>
+__device__ __forceinline__ void reduce(bool active, int prim, const Arrays<NP>& lay, const float (&val)[NP],
+                                       int threshold, Rec& rec, unsigned mask = kFullMask) {
+  reduce_to<M, NP, kOpt>(active, prim, lay, val, threshold, rec, mask);
 }
 
 }  // namespace arc
