@@ -51,6 +51,22 @@ TEST(TraceCli, GenThenInfoJson) {
   EXPECT_GT(j["bytes_per_lane_update"].get<double>(), 0.0);
 }
 
+TEST(TraceCli, CompareSameWorkloadDifferentPlacementAndGaps) {
+  const std::string a = tmp_path("cmp-a"), b = tmp_path("cmp-b"), c = tmp_path("cmp-c");
+  const std::string gen = "trace gen -n 2000 --sms 4 --activity bernoulli --sharing mix ";
+  ASSERT_EQ(arcsim(gen + "--seed 7 --out " + a).code, 0);
+  // The generator draws one number per gap whatever its mean: other gaps, the same lanes.
+  ASSERT_EQ(arcsim(gen + "--seed 7 --gap-mean 999 --out " + b).code, 0);
+  ASSERT_EQ(arcsim(gen + "--seed 8 --out " + c).code, 0);
+  CmdResult r = arcsim("trace compare " + a + " " + b);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("SAME: 2000 instructions", 0), 0u) << r.out;
+  r = arcsim("trace compare " + a + " " + c);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("DIFFER at instruction 0", 0), 0u) << r.out;
+  expect_one_line_error(arcsim("trace compare " + a + " /nonexistent.trace"), "cannot open trace");
+}
+
 TEST(TraceCli, InfoPlotWritesPng) {
   const std::string path = small_trace("plot"), png = tmp_path("plot.png");
   const CmdResult r = arcsim("trace info " + path + " --plot " + png);
