@@ -167,7 +167,7 @@ class FileSource : public InstrSource {
     for (uint32_t m = in.active_mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       const int64_t d = static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev);
-      put(q.bytes, static_cast<uint64_t>((d << 1) ^ (d >> 63)));
+      put(q.bytes, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
       prev = in.addr[l];
       if (values_) {
         const uint32_t v = in.value[l];
