@@ -9,7 +9,6 @@
 #pragma once
 #include <systemc>
 
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
