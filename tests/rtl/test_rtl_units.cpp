@@ -169,7 +169,6 @@ void drive_units(Clocked<M>& h, const std::vector<GroupCase>& groups, double p, 
   while ((next < groups.size() || !h.m->idle_o) && h.cycle < 50'000'000) {
     const bool valid = next < groups.size();
     if (valid) {
-      h.m->in_addr_i = groups[next].g.addr;
       h.m->in_lane_mask_i = groups[next].g.lane_mask;
     }
     h.m->in_valid_i = valid;
@@ -195,13 +194,15 @@ void drive_units(Clocked<M>& h, const std::vector<GroupCase>& groups, double p, 
   }
 }
 
+// The units hold no address (arc_subcore_top's group address register does; the top-level tests
+// check it), so a unit's output is (value, lane mask).
 struct RedOut {
-  uint32_t addr, sum, mask;
+  uint32_t sum, mask;
   uint64_t group, cycle;
   static RedOut read(const Varc_reduce& m, uint64_t g, uint64_t c = 0) {
-    return {m.out_addr_o, m.out_sum_o, m.out_lane_mask_o, g, c};
+    return {m.out_sum_o, m.out_lane_mask_o, g, c};
   }
-  bool operator==(const RedOut& o) const { return addr == o.addr && sum == o.sum && mask == o.mask; }
+  bool operator==(const RedOut& o) const { return sum == o.sum && mask == o.mask; }
 };
 
 TEST(RtlUnits, Reduce) {
@@ -216,7 +217,7 @@ TEST(RtlUnits, Reduce) {
     for (size_t i = 0; i < groups.size(); ++i) {
       const auto& g = groups[i].g;
       const uint64_t n = static_cast<uint64_t>(__builtin_popcount(g.lane_mask));
-      bool ok = got[i].group == i && got[i].addr == g.addr && got[i].mask == g.lane_mask &&
+      bool ok = got[i].group == i && got[i].mask == g.lane_mask &&
                 got[i].sum == serial_sum(groups[i].values, g.lane_mask, FtzMode::Flush);
       if (p >= 1.0) {  // sum n cycles after accept; next group accepted as the sum leaves
         ok = ok && got[i].cycle == acc[i] + n * rtl_timing::kReduceCyclesPerLane;
@@ -233,12 +234,12 @@ TEST(RtlUnits, Reduce) {
 }
 
 struct LaneOut {
-  uint32_t addr, value, mask;
+  uint32_t value, mask;
   uint64_t group, cycle;
   static LaneOut read(const Varc_lane_issue& m, uint64_t g, uint64_t c = 0) {
-    return {m.out_addr_o, m.out_value_o, m.out_lane_mask_o, g, c};
+    return {m.out_value_o, m.out_lane_mask_o, g, c};
   }
-  bool operator==(const LaneOut& o) const { return addr == o.addr && value == o.value && mask == o.mask; }
+  bool operator==(const LaneOut& o) const { return value == o.value && mask == o.mask; }
 };
 
 TEST(RtlUnits, LaneIssue) {
@@ -256,7 +257,7 @@ TEST(RtlUnits, LaneIssue) {
       uint64_t k = 0;
       for (uint32_t rem = g.lane_mask; rem != 0; rem &= rem - 1, ++k, ++pos) {
         const int l = __builtin_ctz(rem);
-        ok = ok && pos < got.size() && got[pos].group == i && got[pos].addr == g.addr &&
+        ok = ok && pos < got.size() && got[pos].group == i &&
              got[pos].mask == (1u << l) && got[pos].value == groups[i].values.value[l];
         if (ok && p >= 1.0) ok = got[pos].cycle == acc[i] + rtl_timing::kLsuFirstLaneLatency + k;
       }
