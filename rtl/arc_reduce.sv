@@ -16,11 +16,16 @@
 //     cycle in D+1 .. D+n-1, and offers the sum in cycle D+n (latency n, 1 lane/cycle);
 //   - the sum is held until out_ready_i; in_ready_o is high when idle or in the cycle the sum
 //     is taken, so back-to-back groups need no bubble (n cycles per group);
-//   - the adder is combinational: one add per cycle, no pipeline hazards.
+//   - Stages = 1 (default, rtl_timing.h): the adder is combinational, one add per cycle;
+//   - Stages = S > 1 (arc_fp32_add_pipe, 1 add/cycle throughput): each add needs the previous
+//     sum, so the next lane is read only when it is out: a group of n lanes is offered
+//     1 + (n-1)*S cycles after its accept (32 lanes, S = 2: 63 cycles instead of 32). The order
+//     of the adds, and so the sum, is the same for every S (tests/rtl/test_rtl_units.cpp).
 // Precondition: in_lane_mask_i is not empty (the matcher never emits an empty group).
 module arc_reduce #(
   parameter int Lanes     = 32,
   parameter int FTZ       = 1,
+  parameter int Stages    = 1,   // adder pipeline stages (arc_fp32_add_pipe): 1 or 2
   parameter int IdxWidth  = $clog2(Lanes)
 ) (
   input  logic                 clk_i,
@@ -73,14 +78,20 @@ module arc_reduce #(
     .empty_o (scan_empty)
   );
 
+  // The adder. With Stages > 1 its sum of (acc_q, lane) arrives Stages-1 cycles after the lane
+  // is read, and the next lane's add needs that sum: a lane is read only while no add is in
+  // flight (pending), so every add still follows the previous one in ascending lane order.
   logic [31:0] sum;
-  arc_fp32_add #(.FTZ(FTZ)) u_add (
-    .a(acc_q),
-    .b(rf_value_i),
-    .y(sum)
+  arc_fp32_add_pipe #(.FTZ(FTZ), .Stages(Stages)) u_add (
+    .clk_i,
+    .a_i(acc_q),
+    .b_i(rf_value_i),
+    .y_o(sum)
   );
+  logic pending;  // an add is in the adder pipeline
+  logic sum_ready;  // `sum` is the in-flight add's result this cycle (Stages > 1)
 
-  assign out_valid_o     = busy_q && !adding;
+  assign out_valid_o     = busy_q && !adding && !pending;
   assign out_sum_o       = acc_q;
   assign out_lane_mask_o = mask_q;
   assign idle_o          = !busy_q;
@@ -88,7 +99,7 @@ module arc_reduce #(
 
   logic accept, rd;
   assign accept     = in_valid_i && in_ready_o;
-  assign rf_valid_o = adding || accept;
+  assign rf_valid_o = (adding && !pending) || accept;
   assign rd         = rf_valid_o && rf_ready_i;
 
   always_ff @(posedge clk_i) begin
@@ -111,7 +122,28 @@ module arc_reduce #(
     // The lane read is the lowest left, so every lane below it is done.
     if (rd) pos_q <= {1'b0, rf_lane_o} + 1'b1;
     else if (accept) pos_q <= '0;
-    if (rd) acc_q <= (accept || first_q) ? rf_value_i : sum;
+    if (rd && (accept || first_q)) acc_q <= rf_value_i;
+    else if (Stages == 1 ? rd : sum_ready) acc_q <= sum;
+  end
+
+  if (Stages > 1) begin : g_pend
+    // pend_q[k]: an add issued k+1 cycles ago is still in the pipeline.
+    logic [Stages-2:0] pend_q;
+    logic              issue;
+    assign issue = rd && !(accept || first_q);
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        pend_q <= '0;
+      end else begin
+        pend_q[0] <= issue;
+        for (int k = 1; k < Stages - 1; k++) pend_q[k] <= pend_q[k-1];
+      end
+    end
+    assign pending   = |pend_q;
+    assign sum_ready = pend_q[Stages-2];
+  end else begin : g_no_pend
+    assign pending   = 1'b0;
+    assign sum_ready = 1'b0;
   end
 
 endmodule

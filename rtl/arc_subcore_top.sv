@@ -39,6 +39,7 @@ module arc_subcore_top #(
   parameter int FTZ       = 1,   // the reduction adder: 1 flushes subnormals (as red.add.f32)
   parameter int RfPort    = 0,   // 0 operand register, 1 register-file read port (paper)
   parameter int Lanes     = 32,  // warp width (formal proofs use fewer)
+  parameter int Stages    = 1,   // reduction adder pipeline stages (1, 2; 1 = rtl_timing.h)
   parameter int IdxWidth  = $clog2(Lanes)
 ) (
   input  logic                       clk_i,
@@ -174,7 +175,7 @@ module arc_subcore_top #(
   logic             red_out_valid;
   logic [31:0]      red_out_sum;
   logic [Lanes-1:0] red_out_mask;
-  arc_reduce #(.Lanes(Lanes), .FTZ(FTZ)) u_reduce (
+  arc_reduce #(.Lanes(Lanes), .FTZ(FTZ), .Stages(Stages)) u_reduce (
     .clk_i,
     .rst_ni,
     .in_valid_i     (red_valid),
