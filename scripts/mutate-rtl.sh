@@ -6,7 +6,9 @@
 #   2. icarus   tests/rtl/test_icarus on the copy: directed + 400 random instructions per FTZ
 #               mode under Icarus, every transaction vs arc::golden and every cycle vs the
 #               Verilated ORIGINAL (ARCSIM_RTL_DIR points the test at the copy)
-#   3. formal   the six bounded proofs of tests/formal (both RfPort configurations, lanes,
+#   3. units    tests/rtl/tb_addr_match.sv under Icarus (the matcher's own handshake, which the
+#               top does not exercise: it starts the matcher only when idle)
+#   4. formal   the six bounded proofs of tests/formal (both RfPort configurations, lanes,
 #               handshake under back-pressure, completion bound; ARCSIM_RTL_DIR likewise)
 # A mutant no stage kills survives; rtl/README.md gives each survivor's reason or test.
 #
@@ -105,7 +107,11 @@ lint() {  # lint DIR: every module of the copy, as scripts/lint-rtl.sh
 icarus() {  # icarus DIR
   local bin=$build/tests/rtl/test_icarus
   [ -x "$bin" ] || { echo "arcsim: error: $bin not built (cmake --build build --target test_icarus)" >&2; exit 2; }
-  ARCSIM_RTL_DIR=$1 timeout 120 "$bin" --gtest_brief=1 >"$1/icarus.log" 2>&1
+  ARCSIM_RTL_DIR=$1 timeout 60 "$bin" --gtest_brief=1 >"$1/icarus.log" 2>&1
+}
+
+units() {  # units DIR
+  "$root/tests/rtl/run_tb_addr_match.sh" "$1" >"$1/units.log" 2>&1
 }
 
 formal() {  # formal DIR: the six proofs of tests/formal/CMakeLists.txt
@@ -137,6 +143,7 @@ while IFS= read -r line; do
   t0=$(date +%s)
   if ! lint "$dir"; then res="killed" by="lint"
   elif ! icarus "$dir"; then res="killed" by="icarus"
+  elif ! units "$dir"; then res="killed" by="units"
   elif ! formal "$dir"; then res="killed" by="formal"
   else res="SURVIVED" by="-"
   fi
