@@ -1,6 +1,7 @@
 // arc_lane_issue: the LSU route. Turns an address group into per-lane atomics, one per cycle,
-// ascending lane order (address, that lane's value, one-hot lane mask), as the baseline
-// atomic path would send them to the LSU and the L2 ROP units.
+// ascending lane order (that lane's value and one-hot lane mask; the group's address is held by
+// arc_subcore_top, which owns one address register for both units), as the baseline atomic
+// path would send them to the LSU and the L2 ROP units.
 //
 // Values come through a register-file read port with a valid/ready handshake (rf_valid_o,
 // rf_lane_o -> rf_ready_i, rf_value_i: the value is taken in the handshake cycle). A lane is
@@ -15,7 +16,6 @@
 //     the output register is free or being taken, so consecutive groups stream without a gap.
 module arc_lane_issue #(
   parameter int Lanes     = 32,
-  parameter int AddrWidth = 32,
   parameter int IdxWidth  = $clog2(Lanes)
 ) (
   input  logic                 clk_i,
@@ -23,7 +23,6 @@ module arc_lane_issue #(
   // Group in.
   input  logic                 in_valid_i,
   output logic                 in_ready_o,
-  input  logic [AddrWidth-1:0] in_addr_i,
   input  logic [Lanes-1:0]     in_lane_mask_i,
   // Operand read port (valid/ready; the value is taken in the handshake cycle).
   output logic                 rf_valid_o,
@@ -33,18 +32,16 @@ module arc_lane_issue #(
   // Per-lane atomic out.
   output logic                 out_valid_o,
   input  logic                 out_ready_i,
-  output logic [AddrWidth-1:0] out_addr_o,
   output logic [31:0]          out_value_o,
   output logic [Lanes-1:0]     out_lane_mask_o,
   // No group held.
   output logic                 idle_o
 );
 
-  logic [Lanes-1:0]     rem_q;  // lanes not yet read
-  logic [AddrWidth-1:0] addr_q;
-  logic                 out_valid_q;
-  logic [31:0]          out_value_q;
-  logic [Lanes-1:0]     out_lane_q;
+  logic [Lanes-1:0]    rem_q;  // lanes not yet read
+  logic                out_valid_q;
+  logic [31:0]         out_value_q;
+  logic [IdxWidth-1:0] out_lane_q;  // the lane offered, as an index (decoded to one-hot below)
 
   logic out_free, accept, rd;
   assign out_free   = !out_valid_q || out_ready_i;
@@ -66,9 +63,8 @@ module arc_lane_issue #(
   assign rd         = rf_valid_o && rf_ready_i;
 
   assign out_valid_o     = out_valid_q;
-  assign out_addr_o      = addr_q;
   assign out_value_o     = out_value_q;
-  assign out_lane_mask_o = out_lane_q;
+  assign out_lane_mask_o = Lanes'(1) << out_lane_q;
   assign idle_o          = (rem_q == '0) && !out_valid_q;
 
   always_ff @(posedge clk_i) begin
@@ -84,10 +80,9 @@ module arc_lane_issue #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (accept) addr_q <= in_addr_i;
     if (rd) begin
       out_value_q <= rf_value_i;
-      out_lane_q  <= lane_onehot;
+      out_lane_q  <= rf_lane_o;
     end
   end
 

@@ -4,6 +4,7 @@
 //
 //   instr -> [operand + config registers] -> arc_addr_match -> arc_sched -+-> arc_reduce -----+-> txn
 //                                                                        +-> arc_lane_issue -+
+//                                                    (group address register, shared) ----------+
 //
 // Two configurations (parameter RfPort), the same transactions and, with rf_ready_i = 1, the
 // same cycles:
@@ -38,6 +39,7 @@ module arc_subcore_top #(
   parameter int FTZ       = 1,   // the reduction adder: 1 flushes subnormals (as red.add.f32)
   parameter int RfPort    = 0,   // 0 operand register, 1 register-file read port (paper)
   parameter int Lanes     = 32,  // warp width (formal proofs use fewer)
+  parameter int Stages    = 1,   // reduction adder pipeline stages (1, 2; 1 = rtl_timing.h)
   parameter int IdxWidth  = $clog2(Lanes)
 ) (
   input  logic                       clk_i,
@@ -160,17 +162,24 @@ module arc_subcore_top #(
     assign unused_rf = rf_ready_i ^ (^rf_value_i) ^ red_rf_valid;
   end
 
+  // ------------------------------------------------------------ group address
+  // One address register for both units: the scheduler gives a group to one unit at a time
+  // (the other is idle), and a unit takes its next group only in the cycle its last
+  // transaction leaves, so the dispatched group's address is every offered transaction's.
+  logic [AddrWidth-1:0] grp_addr_q;
+  always_ff @(posedge clk_i) begin
+    if ((red_valid && red_ready) || (lsu_valid && lsu_ready)) grp_addr_q <= sched_addr;
+  end
+
   // ------------------------------------------------------------ reduction unit
-  logic                 red_out_valid;
-  logic [AddrWidth-1:0] red_out_addr;
-  logic [31:0]          red_out_sum;
-  logic [Lanes-1:0]     red_out_mask;
-  arc_reduce #(.Lanes(Lanes), .AddrWidth(AddrWidth), .FTZ(FTZ)) u_reduce (
+  logic             red_out_valid;
+  logic [31:0]      red_out_sum;
+  logic [Lanes-1:0] red_out_mask;
+  arc_reduce #(.Lanes(Lanes), .FTZ(FTZ), .Stages(Stages)) u_reduce (
     .clk_i,
     .rst_ni,
     .in_valid_i     (red_valid),
     .in_ready_o     (red_ready),
-    .in_addr_i      (sched_addr),
     .in_lane_mask_i (sched_mask),
     .rf_valid_o     (red_rf_valid),
     .rf_ready_i     (rd_ready),
@@ -178,23 +187,20 @@ module arc_subcore_top #(
     .rf_value_i     (rd_value),
     .out_valid_o    (red_out_valid),
     .out_ready_i    (txn_ready_i),
-    .out_addr_o     (red_out_addr),
     .out_sum_o      (red_out_sum),
     .out_lane_mask_o(red_out_mask),
     .idle_o         (red_idle)
   );
 
   // ------------------------------------------------------------ LSU route
-  logic                 lsu_out_valid;
-  logic [AddrWidth-1:0] lsu_out_addr;
-  logic [31:0]          lsu_out_value;
-  logic [Lanes-1:0]     lsu_out_mask;
-  arc_lane_issue #(.Lanes(Lanes), .AddrWidth(AddrWidth)) u_lane_issue (
+  logic             lsu_out_valid;
+  logic [31:0]      lsu_out_value;
+  logic [Lanes-1:0] lsu_out_mask;
+  arc_lane_issue #(.Lanes(Lanes)) u_lane_issue (
     .clk_i,
     .rst_ni,
     .in_valid_i     (lsu_valid),
     .in_ready_o     (lsu_ready),
-    .in_addr_i      (sched_addr),
     .in_lane_mask_i (sched_mask),
     .rf_valid_o     (lsu_rf_valid),
     .rf_ready_i     (rd_ready),
@@ -202,7 +208,6 @@ module arc_subcore_top #(
     .rf_value_i     (rd_value),
     .out_valid_o    (lsu_out_valid),
     .out_ready_i    (txn_ready_i),
-    .out_addr_o     (lsu_out_addr),
     .out_value_o    (lsu_out_value),
     .out_lane_mask_o(lsu_out_mask),
     .idle_o         (lsu_idle)
@@ -212,7 +217,7 @@ module arc_subcore_top #(
   // At most one unit holds a group, so at most one offers a transaction.
   assign txn_valid_o     = red_out_valid || lsu_out_valid;
   assign txn_reduced_o   = red_out_valid;
-  assign txn_addr_o      = red_out_valid ? red_out_addr : lsu_out_addr;
+  assign txn_addr_o      = grp_addr_q;
   assign txn_value_o     = red_out_valid ? red_out_sum : lsu_out_value;
   assign txn_lane_mask_o = red_out_valid ? red_out_mask : lsu_out_mask;
 

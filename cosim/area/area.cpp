@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -39,6 +40,7 @@ const std::vector<ParamRange>& param_ranges() {
       {"AddrWidth", 8, 64, "address bits per lane"},
       {"Lanes", 2, 32, "lanes of a warp (a warp has 32)"},
       {"Width", 2, 64, "bits scanned"},
+      {"Stages", 1, 2, "the reduction adder's pipeline stages (arc_fp32_add_pipe)"},
       {".*(Pipe|Stage).*", 0, 16, "pipeline registers"},
       {".*LanesPerCycle.*", 1, 32, "lanes reduced per cycle"},
   };
@@ -53,6 +55,89 @@ std::string rtl_revision(const std::string& dir) {
   const auto s = run_process({"git", "-C", dir, "status", "--porcelain", "--", "*.sv", "*.svh", "*.v", "*.vh"});
   if (s.exit_code == 0 && !s.out.empty()) rev += " + uncommitted changes";
   return rev;
+}
+
+// The settable parameters of `mod`: RTL defaults, then the --set values it declares.
+std::map<std::string, std::int64_t> module_params(const RtlModule& mod, const std::map<std::string, std::int64_t>& set) {
+  std::map<std::string, std::int64_t> p;
+  for (const auto& q : mod.params)
+    if (!q.derived) p[q.name] = q.default_value();
+  for (const auto& [k, v] : set)
+    if (const auto* rp = mod.find_param(k); rp && !rp->derived) p[k] = v;
+  return p;
+}
+
+constexpr const char* kCoalescer = "arc_addr_match";
+
+// ARC-added vs reused for RfPort = 0 and 1 (see ConfigArea), and the pipelined adder's depth per
+// Stages. The paper configuration keeps the coalescer as a separate instance (no optimization
+// across its boundary, so the ARC-added side is not flattered by logic merged into it).
+void split_configs(const RtlTree& rtl, const std::map<std::string, std::int64_t>& rtl_params, SynthRunner& runner,
+                   AreaReport& rep) {
+  const RtlModule* top = rtl.find("arc_subcore_top");
+  if (top && top->find_param("RfPort")) {
+    for (std::int64_t rf : {0, 1}) {
+      ConfigArea c;
+      c.name = "RfPort=" + std::to_string(rf);
+      c.params = module_params(*top, rtl_params);
+      c.params["RfPort"] = rf;
+      if (rf == 0) {
+        c.description = "self-contained: own address matcher (32 address registers) and 1024-bit operand register";
+        const SynthResult r = runner.run(top->name, c.params);
+        ++rep.syntheses;
+        rep.syntheses_cached += r.from_cache;
+        c.total = c.arc_added = r.stats.transistors;
+        c.parts.push_back({"arc_subcore_top (all of it)", "ARC-added",
+                           "a unit of its own: matcher, operand register, scheduler, reduction unit (FPU + "
+                           "accumulator), per-lane issue, control",
+                           c.total});
+      } else {
+        c.description = "the paper's design (5.3): coalescer and register-file read port reused, no operand buffer";
+        const SynthResult r = runner.run(top->name, c.params, {kCoalescer});
+        ++rep.syntheses;
+        rep.syntheses_cached += r.from_cache;
+        c.total = r.stats.transistors;
+        c.reused = r.hier.modules.at(kCoalescer).transistors;
+        c.arc_added = c.total - c.reused;
+        c.parts.push_back({std::string(kCoalescer), "reused",
+                           "the LSU's address-coalescing unit: gives each group's thread mask", c.reused});
+        c.parts.push_back({"register-file read port", "reused",
+                           "the existing RF port (rf_* ports, outside rtl/): nothing counted", 0});
+        c.parts.push_back({"arc_subcore_top without the coalescer", "ARC-added",
+                           "arc_reduce (FPU + accumulator), arc_sched, arc_lane_issue, group address and config "
+                           "registers, control",
+                           c.arc_added});
+      }
+      c.gpu_arc_added = rep.arc_units * c.arc_added;
+      c.gpu_total = rep.arc_units * c.total;
+      c.fraction_added = static_cast<double>(c.gpu_arc_added) / static_cast<double>(rep.gpu.die_transistors);
+      c.fraction_total = static_cast<double>(c.gpu_total) / static_cast<double>(rep.gpu.die_transistors);
+      rep.configs.push_back(c);
+    }
+  }
+  if (const RtlModule* pipe = rtl.find("arc_fp32_add_pipe"); pipe && pipe->find_param("Stages")) {
+    const double budget_levels = rep.timing.clock_ghz > 0 ? 1000.0 / (rep.timing.clock_ghz * rep.timing.gate_ps) : 0;
+    for (std::int64_t st = 1; st <= 2; ++st) {
+      auto params = module_params(*pipe, rtl_params);
+      params["Stages"] = st;
+      const SynthResult r = runner.run(pipe->name, params);
+      ++rep.syntheses;
+      rep.syntheses_cached += r.from_cache;
+      AdderStages a;
+      a.stages = st;
+      a.logic_depth = r.stats.logic_depth;
+      a.max_clock_ghz =
+          1000.0 / (static_cast<double>(a.logic_depth + rep.timing.register_levels) * rep.timing.gate_ps);
+      a.cycles_per_group_32 = 1 + 31 * st;
+      rep.adder_stages.push_back(a);
+      if (st == 1 && budget_levels > static_cast<double>(rep.timing.register_levels))
+        rep.stages_even_split = static_cast<std::int64_t>(
+            std::ceil(static_cast<double>(a.logic_depth) / (budget_levels - static_cast<double>(rep.timing.register_levels))));
+      if (rep.stages_needed == 0 && budget_levels > 0 &&
+          static_cast<double>(a.logic_depth + rep.timing.register_levels) <= budget_levels)
+        rep.stages_needed = st;
+    }
+  }
 }
 
 }  // namespace
@@ -161,6 +246,8 @@ AreaReport compute_area(const config::GpuConfig& gpu, const std::map<std::string
     ma.seconds = r.seconds;
     ma.in_subcore = in_subcore.count(mod.name) > 0;
     rep.modules.push_back(ma);
+    ++rep.syntheses;
+    rep.syntheses_cached += r.from_cache;
     bar.update(i + 1);
   }
   bar.finish();
@@ -177,6 +264,9 @@ AreaReport compute_area(const config::GpuConfig& gpu, const std::map<std::string
   rep.arc_units = gpu.sms * gpu.subcores_per_sm;
   rep.gpu_arc_transistors = rep.arc_units * rep.per_subcore_transistors;
   rep.fraction = static_cast<double>(rep.gpu_arc_transistors) / static_cast<double>(gpu.die_transistors);
+  rep.timing = opt.timing;
+  rep.timing.clock_ghz = gpu.clock_ghz;
+  if (opt.split) split_configs(rtl, rtl_params, runner, rep);
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rep;
 }
@@ -202,7 +292,7 @@ SweepResult sweep_area(const config::GpuConfig& gpu, const std::map<std::string,
     const char* absent;  // what the RTL does instead, when it has no such parameter
   };
   const std::vector<Dim> dims = {
-      {"adder pipeline depth", ".*(pipe|stage).*", {0, 1, 2, 3}, "arc_fp32_add is combinational: one add per cycle"},
+      {"adder pipeline depth", ".*(pipe|stage).*", {1, 2}, "arc_fp32_add is combinational: one add per cycle"},
       {"FTZ", "FTZ", {0, 1}, "no FTZ parameter"},
       {"address width", "AddrWidth", {16, 32, 48, 64}, "no address-width parameter"},
       {"lanes per cycle", ".*lanes_?per_?cycle.*", {1, 2, 4, 8}, "arc_reduce adds one lane per cycle"},
@@ -211,6 +301,7 @@ SweepResult sweep_area(const config::GpuConfig& gpu, const std::map<std::string,
   AreaOptions o = opt;
   o.modules_too = false;
   o.progress = false;
+  o.split = false;
   for (const auto& d : dims) {
     const std::string name = find_settable(d.pattern);
     if (name.empty()) {

@@ -34,6 +34,38 @@ struct ModuleArea {
   bool in_subcore = false;  // instantiated (transitively) by the per-sub-core top
 };
 
+// What ARC adds to a sub-core and what it reuses, for one configuration of arc_subcore_top
+// (RfPort = 0: a self-contained unit with its own matcher and operand register; RfPort = 1: the
+// paper's design, section 5.3, whose address matcher is the LSU's coalescer and whose operands
+// come through the existing register-file read port).
+struct SplitPart {
+  std::string part, role, why;  // role: "ARC-added" or "reused"
+  std::int64_t transistors = 0;
+};
+struct ConfigArea {
+  std::string name;                            // "RfPort=0" / "RfPort=1"
+  std::string description;
+  std::map<std::string, std::int64_t> params;  // of arc_subcore_top, all passed to Yosys
+  std::int64_t total = 0, arc_added = 0, reused = 0;  // per sub-core, transistors
+  std::vector<SplitPart> parts;
+  std::int64_t gpu_arc_added = 0, gpu_total = 0;
+  double fraction_added = 0.0, fraction_total = 0.0;  // of the die
+};
+
+// Logic depth (gates on the longest register-to-register path, Yosys `ltp -noff` after
+// abc -g cmos2) under a stated gate-delay model: every gate level costs gate_ps, a register
+// boundary adds register_levels levels (clock-to-q + setup).
+struct TimingModel {
+  double gate_ps = 15.0;
+  std::int64_t register_levels = 3;
+  double clock_ghz = 0.0;  // the GPU's core clock
+};
+struct AdderStages {
+  std::int64_t stages = 0, logic_depth = 0;
+  double max_clock_ghz = 0.0;  // 1000 / ((depth + register_levels) * gate_ps)
+  std::int64_t cycles_per_group_32 = 0;  // arc_reduce, a 32-lane group: 1 + 31 x stages
+};
+
 struct AreaReport {
   std::vector<ModuleArea> modules;          // every discovered module, synthesized standalone
   std::string subcore_source;               // "arc_subcore_top" or "sum of roots: a + b"
@@ -51,6 +83,12 @@ struct AreaReport {
   std::string yosys_version, rtl_revision, cache_dir;
   std::vector<std::string> notes;
   double seconds = 0.0;
+  std::vector<ConfigArea> configs;   // RfPort 0 and 1 (empty if the top has no RfPort)
+  TimingModel timing;
+  std::vector<AdderStages> adder_stages;  // arc_fp32_add_pipe for Stages = 1.. (if present)
+  std::int64_t stages_needed = 0;    // smallest Stages that meets timing.clock_ghz (0: none measured does)
+  std::int64_t stages_even_split = 0;  // ceil(Stages=1 depth / levels per cycle): if cut evenly
+  size_t syntheses = 0, syntheses_cached = 0;
 };
 
 struct AreaOptions {
@@ -58,6 +96,8 @@ struct AreaOptions {
   std::string plot_script;                              // scripts/plot_area_sweep.py
   bool progress = true;                                 // progress bar on stderr
   bool modules_too = true;                              // false: only the per-sub-core parts
+  bool split = true;                                    // ARC-added / reused per configuration, adder stages
+  TimingModel timing;
 };
 
 // Built-in locations (source tree, compiled in; env ARCSIM_RTL_DIR / YOSYS override).

@@ -32,6 +32,15 @@ std::string grouped(std::int64_t v) {
   return out;
 }
 
+// A module's role in the paper configuration (RfPort = 1).
+std::string role_of(const std::string& module) {
+  if (module == "arc_addr_match") return "reused";
+  if (module == "arc_subcore_top") return "both";
+  return "ARC-added";
+}
+
+std::string depth_text(std::int64_t d) { return d < 0 ? "-" : std::to_string(d); }
+
 }  // namespace
 
 std::string format_table(const AreaReport& r) {
@@ -39,14 +48,50 @@ std::string format_table(const AreaReport& r) {
   const auto& g = r.gpu;
   o += fmt::format("ARC-HW area for {} | {} | RTL {}\n", g.name, r.yosys_version, r.rtl_revision);
   o += fmt::format("{}\n\n", kDisclaimer);
-  o += fmt::format("{:<18} {:<28} {:>8} {:>8} {:>10} {:>10} {:>12}\n", "module", "parameters", "sub-core", "cells",
-                   "NAND2-eq", "flip-flops", "transistors");
+  o += fmt::format("{:<18} {:<46} {:>8} {:>9} {:>8} {:>10} {:>10} {:>12} {:>6}\n", "module", "parameters", "sub-core",
+                   "role", "cells", "NAND2-eq", "flip-flops", "transistors", "depth");
   for (const auto& m : r.modules) {
-    o += fmt::format("{:<18} {:<28} {:>8} {:>8} {:>10.0f} {:>10} {:>12}\n", m.name, params_text(m.params),
-                     m.in_subcore ? "yes" : "no", m.stats.cells, m.stats.nand2_eq, m.stats.flip_flops,
-                     grouped(m.stats.transistors));
+    o += fmt::format("{:<18} {:<46} {:>8} {:>9} {:>8} {:>10.0f} {:>10} {:>12} {:>6}\n", m.name, params_text(m.params),
+                     m.in_subcore ? "yes" : "no", role_of(m.name), m.stats.cells, m.stats.nand2_eq,
+                     m.stats.flip_flops, grouped(m.stats.transistors), depth_text(m.stats.logic_depth));
   }
-  o += "(each row is its module synthesized alone, including what it instantiates, so rows do not add up)\n\n";
+  o += "(each row is its module synthesized alone, including what it instantiates, so rows do not add up;\n"
+       " role: in the paper configuration RfPort=1, where arc_addr_match stands for the LSU's coalescer;\n"
+       " depth: gates on the longest register-to-register path, Yosys ltp -noff after abc -g cmos2)\n\n";
+  if (!r.configs.empty()) {
+    o += "What ARC adds per sub-core and what it reuses (transistors):\n";
+    o += fmt::format("{:<10} {:>12} {:>12} {:>12} {:>10} {:>14} {:>12} {:>12}\n", "config", "ARC-added", "reused",
+                     "total", "paper", "GPU ARC-added", "of die", "GPU total");
+    for (const auto& c : r.configs)
+      o += fmt::format("{:<10} {:>12} {:>12} {:>12} {:>10} {:>14} {:>11.4f}% {:>12}\n", c.name, grouped(c.arc_added),
+                       grouped(c.reused), grouped(c.total), "70,000", human(static_cast<double>(c.gpu_arc_added)),
+                       100.0 * c.fraction_added, human(static_cast<double>(c.gpu_total)));
+    for (const auto& c : r.configs) {
+      o += fmt::format("  {}: {}\n", c.name, c.description);
+      for (const auto& p : c.parts)
+        o += fmt::format("    {:<10} {:>8}  {}: {}\n", p.role, grouped(p.transistors), p.part, p.why);
+    }
+    o += "\n";
+  }
+  if (!r.adder_stages.empty()) {
+    const auto& t = r.timing;
+    o += fmt::format("Reduction adder timing (arc_fp32_add_pipe; gate-delay model: {:.0f} ps per gate level, a "
+                     "register adds {} levels):\n",
+                     t.gate_ps, t.register_levels);
+    o += fmt::format("{:>7} {:>12} {:>14} {:>26}\n", "Stages", "depth", "max clock", "cycles per 32-lane group");
+    for (const auto& a : r.adder_stages)
+      o += fmt::format("{:>7} {:>12} {:>10.2f} GHz {:>26}\n", a.stages, a.logic_depth, a.max_clock_ghz,
+                       a.cycles_per_group_32);
+    if (t.clock_ghz > 0)
+      o += r.stages_needed > 0
+               ? fmt::format("{} at {:.2f} GHz needs Stages={} under this model\n", g.name, t.clock_ghz,
+                             r.stages_needed)
+               : fmt::format("{} at {:.2f} GHz: no implemented Stages (1..{}) meets it under this model; cut evenly, "
+                             "the adder would need about {} stages\n",
+                             g.name, t.clock_ghz, r.adder_stages.back().stages, r.stages_even_split);
+    o += "(a group's adds are serial in ascending lane order: each waits for the previous sum, so a\n"
+         " group of n lanes takes 1 + (n-1) x Stages cycles in arc_reduce)\n\n";
+  }
   o += fmt::format("per sub-core ({}): {} cells, {:.0f} NAND2-eq, {} flip-flops, {} transistors\n\n",
                    r.subcore_source, r.per_subcore_cells, r.per_subcore_nand2_eq, r.per_subcore_flip_flops,
                    grouped(r.per_subcore_transistors));
@@ -85,10 +130,8 @@ std::string format_table(const AreaReport& r) {
   o += "Flow: synth/synth_module.sh (synth -flatten; async2sync; dfflegalize -cell $_DFF_P_ 01; abc -g cmos2; "
        "stat -tech cmos)\n";
   for (const auto& n : r.notes) o += "note: " + n + "\n";
-  size_t cached = 0;
-  for (const auto& m : r.modules) cached += m.from_cache;
-  o += fmt::format("{} of {} syntheses from the cache ({}); {:.1f} s\n", cached, r.modules.size(), r.cache_dir,
-                   r.seconds);
+  o += fmt::format("{} of {} syntheses from the cache ({}); {:.1f} s\n", r.syntheses_cached, r.syntheses,
+                   r.cache_dir, r.seconds);
   return o;
 }
 
@@ -108,6 +151,8 @@ std::string format_json(const AreaReport& r) {
                          {"transistors", m.stats.transistors},
                          {"nand2_eq", m.stats.nand2_eq},
                          {"flip_flops", m.stats.flip_flops},
+                         {"logic_depth", m.stats.logic_depth},
+                         {"role_paper_config", role_of(m.name)},
                          {"in_subcore", m.in_subcore},
                          {"params", m.params},
                          {"cell_types", m.stats.by_type}};
@@ -131,6 +176,46 @@ std::string format_json(const AreaReport& r) {
   if (r.fpu_transistors > 0) j["fpu_transistors"] = r.fpu_transistors;
   for (const auto& m : r.modules)
     if (m.name == "arc_reduce") j["reduction_unit_transistors"] = m.stats.transistors;
+  j["configurations"] = nlohmann::json::object();
+  for (const auto& c : r.configs) {
+    nlohmann::json parts = nlohmann::json::array();
+    for (const auto& p : c.parts)
+      parts.push_back({{"part", p.part}, {"role", p.role}, {"transistors", p.transistors}, {"why", p.why}});
+    j["configurations"][c.name] = {
+        {"description", c.description},
+        {"params", c.params},
+        {"arc_added_transistors_per_subcore", c.arc_added},
+        {"reused_transistors_per_subcore", c.reused},
+        {"total_transistors_per_subcore", c.total},
+        {"paper_transistors_per_subcore", PaperFigure::kTransistorsPerFpu},
+        {"parts", parts},
+        {"gpu", {{"arc_added_transistors", c.gpu_arc_added},
+                 {"total_transistors", c.gpu_total},
+                 {"arc_added_fraction", c.fraction_added},
+                 {"total_fraction", c.fraction_total},
+                 {"paper_transistors", r.arc_units * PaperFigure::kTransistorsPerFpu}}}};
+    if (c.name == "RfPort=1") {  // the paper's configuration, also at the top level
+      j["arc_added_transistors_per_subcore"] = c.arc_added;
+      j["reused_transistors_per_subcore"] = c.reused;
+      j["paper_config"] = c.name;
+    }
+  }
+  if (!r.adder_stages.empty()) {
+    nlohmann::json st = nlohmann::json::array();
+    for (const auto& a : r.adder_stages)
+      st.push_back({{"stages", a.stages},
+                    {"logic_depth", a.logic_depth},
+                    {"max_clock_ghz", a.max_clock_ghz},
+                    {"cycles_per_32_lane_group", a.cycles_per_group_32}});
+    j["timing"] = {{"gate_ps", r.timing.gate_ps},
+                   {"register_levels", r.timing.register_levels},
+                   {"clock_ghz", r.timing.clock_ghz},
+                   {"adder_stages", st},
+                   {"stages_needed", r.stages_needed},
+                   {"stages_even_split", r.stages_even_split},
+                   {"model", "delay = (logic depth + register levels) x gate_ps; logic depth = Yosys ltp -noff "
+                             "after abc -g cmos2 (area-oriented mapping)"}};
+  }
   j["rtl_params"] = r.rtl_params;
   j["rtl_revision"] = r.rtl_revision;
   j["yosys"] = r.yosys_version;

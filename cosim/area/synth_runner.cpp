@@ -86,10 +86,17 @@ SynthRunner::SynthRunner(SynthOptions opt) : opt_(std::move(opt)) {
   base_digest_ = sha256_hex(digest);
 }
 
-SynthResult SynthRunner::run(const std::string& top, const std::map<std::string, std::int64_t>& params) {
+SynthResult SynthRunner::run(const std::string& top, const std::map<std::string, std::int64_t>& params,
+                             const std::vector<std::string>& keep) {
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::string> argv{opt_.synth_script, top};
-  std::string what = top;
+  std::vector<std::string> argv{opt_.synth_script};
+  std::string what;
+  for (const auto& k : keep) {
+    argv.insert(argv.end(), {"--keep", k});
+    what += "--keep " + k + " ";
+  }
+  argv.push_back(top);
+  what += top;
   for (const auto& [k, v] : params) {
     argv.push_back(k + "=" + std::to_string(v));
     what += " " + argv.back();
@@ -107,7 +114,15 @@ SynthResult SynthRunner::run(const std::string& top, const std::map<std::string,
     if (r.exit_code != 0) throw Error("Yosys failed on " + what + ": " + first_error_line(r.err, r.out));
     report = r.out;
   }
-  res.stats = parse_stat_cmos(report, res.from_cache ? cached.string() : "yosys stat of " + what);
+  const std::string origin = res.from_cache ? cached.string() : "yosys stat of " + what;
+  if (keep.empty()) {
+    res.stats = parse_stat_cmos(report, origin);
+  } else {
+    res.hier = parse_stat_json(report, origin);
+    for (const auto& k : keep)
+      if (!res.hier.modules.count(k)) throw Error(origin + ": kept module " + k + " is not in the report");
+    res.stats = res.hier.design;
+  }
   if (!res.from_cache && !cached.empty()) {
     // Store only reports that parsed; write then rename so readers never see half a file.
     fs::create_directories(opt_.cache_dir, ec);

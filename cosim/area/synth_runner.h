@@ -20,7 +20,8 @@ struct SynthOptions {
 };
 
 struct SynthResult {
-  CellStats stats;
+  CellStats stats;   // the whole design (flattened; with keep, the sum over its modules)
+  HierStats hier;    // with keep only: each kept module and the rest of the top
   bool from_cache = false;
   double seconds = 0.0;  // wall time of this call
   std::string key;       // the cache key (sha256 hex)
@@ -37,8 +38,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::map<s
 class SynthRunner {
  public:
   explicit SynthRunner(SynthOptions opt);
-  // Synthesize `top` with parameter overrides (name -> integer value).
-  SynthResult run(const std::string& top, const std::map<std::string, std::int64_t>& params);
+  // Synthesize `top` with parameter overrides (name -> integer value); `keep` names modules kept
+  // as separate instances (synth_module.sh --keep), whose share then comes back in hier.
+  SynthResult run(const std::string& top, const std::map<std::string, std::int64_t>& params,
+                  const std::vector<std::string>& keep = {});
   const std::string& yosys_version() const { return yosys_version_; }
   const SynthOptions& options() const { return opt_; }
 

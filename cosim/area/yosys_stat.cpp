@@ -4,6 +4,8 @@
 #include <cctype>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "error.h"
 
 namespace arc::area {
@@ -73,6 +75,13 @@ CellStats parse_stat_cmos(std::string_view text, const std::string& origin) {
       in_cell_list = true;
       continue;
     }
+    if (line.rfind("Longest topological path in ", 0) == 0) {
+      const auto a = line.find("(length="), b = line.find(')', a);
+      if (a == std::string::npos || b == std::string::npos) throw Error(origin + ": unreadable ltp line '" + line + "'");
+      st.logic_depth = parse_count(line.substr(a + 8, b - a - 8), origin, "ltp length");
+      in_cell_list = false;
+      continue;
+    }
     if (line.rfind("Estimated number of transistors:", 0) == 0) {
       st.transistors = parse_count(trim(std::string_view(line).substr(32)), origin, "transistor count");
       have_transistors = true;
@@ -113,6 +122,98 @@ CellStats parse_stat_cmos(std::string_view text, const std::string& origin) {
     throw Error(origin + ": Yosys estimates " + std::to_string(st.transistors) + " transistors but the cell table gives " +
                 std::to_string(transistors) + " (cell weights out of date?)");
   return st;
+}
+
+namespace {
+
+// "$paramod$<hash>\\arc_addr_match" or "\\arc_subcore_top" -> the module's own name.
+std::string plain_name(const std::string& yosys_name) {
+  const auto bs = yosys_name.rfind('\\');
+  return bs == std::string::npos ? yosys_name : yosys_name.substr(bs + 1);
+}
+
+// One module (or the design) of a `stat -json -tech cmos` report. Gate cells need a weight;
+// other cell types are submodule instances, allowed only where `instances` is given (they are
+// returned there, by plain name).
+CellStats json_module(const nlohmann::json& m, const std::string& name, const std::string& origin,
+                      std::map<std::string, std::int64_t>* instances) {
+  CellStats st;
+  st.module = name;
+  st.cells = m.at("num_cells").get<std::int64_t>();
+  std::int64_t gates = 0, transistors = 0;
+  for (const auto& [type, n_json] : m.at("num_cells_by_type").items()) {
+    const std::int64_t n = n_json.get<std::int64_t>();
+    if (type.rfind("$_", 0) != 0) {
+      if (!instances) throw Error(origin + ": " + name + ": unexpected cell type " + type);
+      (*instances)[plain_name(type)] += n;
+      continue;
+    }
+    const CellWeight* w = find_weight(type);
+    if (!w) throw Error(origin + ": " + name + ": cell type " + type + " has no transistor/NAND2 weight (uncounted cell)");
+    st.by_type[type] = n;
+    gates += n;
+    transistors += n * w->transistors;
+    st.nand2_eq += static_cast<double>(n) * w->nand2_eq;
+    if (type.rfind("$_DFF_", 0) == 0) st.flip_flops += n;
+  }
+  std::string est = m.at("estimated_num_transistors").get<std::string>();
+  const bool plus = !est.empty() && est.back() == '+';
+  const bool has_instances = instances && !instances->empty();
+  if (plus && has_instances) est.pop_back();  // '+' = the submodule instances, counted below
+  st.transistors = parse_count(est, origin, name + " transistor count");
+  if (st.transistors != transistors)
+    throw Error(origin + ": " + name + ": Yosys estimates " + std::to_string(st.transistors) +
+                " transistors but the cell table gives " + std::to_string(transistors));
+  std::int64_t instance_cells = 0;
+  if (instances)
+    for (const auto& kv : *instances) instance_cells += kv.second;
+  if (gates + instance_cells != st.cells)
+    throw Error(origin + ": " + name + ": per-type cell counts sum to " + std::to_string(gates + instance_cells) +
+                ", not the " + std::to_string(st.cells) + " cells reported");
+  st.cells = gates;  // own gates only: instances are counted in their own module
+  return st;
+}
+
+}  // namespace
+
+HierStats parse_stat_json(std::string_view text, const std::string& origin) {
+  nlohmann::json j;
+  const auto brace = text.find('{');
+  if (brace == std::string_view::npos) throw Error(origin + ": not a Yosys `stat -json` report (no JSON object)");
+  try {
+    j = nlohmann::json::parse(text.substr(brace));
+  } catch (const std::exception& e) {
+    throw Error(origin + ": not a Yosys `stat -json` report (" + std::string(e.what()) + ")");
+  }
+  HierStats h;
+  try {
+    std::map<std::string, std::int64_t> used;  // kept module -> instances across the design
+    for (const auto& [yname, m] : j.at("modules").items()) {
+      std::map<std::string, std::int64_t> inst;
+      CellStats st = json_module(m, plain_name(yname), origin, &inst);
+      if (!inst.empty()) {
+        if (!h.top.empty()) throw Error(origin + ": more than one module instantiates others (" + h.top + ", " + st.module + ")");
+        h.top = st.module;
+      }
+      for (const auto& [k, n] : inst) used[k] += n;
+      if (!h.modules.emplace(st.module, st).second) throw Error(origin + ": module " + st.module + " listed twice");
+    }
+    h.design = json_module(j.at("design"), "design", origin, nullptr);
+    std::int64_t sum = 0;
+    for (const auto& [name, st] : h.modules) {
+      if (name != h.top && used[name] != 1)
+        throw Error(origin + ": kept module " + name + " is instantiated " + std::to_string(used[name]) +
+                    " times (expected once)");
+      sum += st.transistors;
+    }
+    if (h.top.empty()) throw Error(origin + ": no module instantiates another (nothing was kept)");
+    if (sum != h.design.transistors)
+      throw Error(origin + ": the modules' transistors add up to " + std::to_string(sum) + ", not the design's " +
+                  std::to_string(h.design.transistors));
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(origin + ": incomplete Yosys `stat -json` report (" + std::string(e.what()) + ")");
+  }
+  return h;
 }
 
 }  // namespace arc::area

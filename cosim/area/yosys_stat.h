@@ -31,7 +31,21 @@ struct CellStats {
   std::int64_t transistors = 0;                // "Estimated number of transistors"
   double nand2_eq = 0.0;                       // sum of count x nand2_eq weight
   std::int64_t flip_flops = 0;                 // $_DFF_* cells
+  // Logic depth: gates on the longest path between flip-flops and ports (Yosys `ltp -noff`
+  // after abc -g cmos2), -1 when the report has no ltp section.
+  std::int64_t logic_depth = -1;
 };
+
+// One synthesis that kept some modules as separate instances (`keep_hierarchy`), from Yosys
+// `stat -json -tech cmos`: each module's own gates (a submodule instance counts as nothing in
+// its parent) and the whole design. Each kept module is instantiated exactly once, so the
+// modules' transistors add up to the design's, and the parser checks that they do.
+struct HierStats {
+  std::map<std::string, CellStats> modules;  // by plain module name (parameter hash dropped)
+  CellStats design;
+  std::string top;
+};
+HierStats parse_stat_json(std::string_view text, const std::string& origin);
 
 // Parse the text Yosys writes for `stat -tech cmos` of one flattened module. `origin` names
 // the log in error messages. Throws arc::Error (one line) on anything incomplete.

@@ -21,6 +21,7 @@ struct Options {
   std::string out;
   std::string cache_dir;
   bool no_cache = false;
+  double gate_ps = 15.0;
 };
 
 bool is_gpu_key(const std::string& kv) {
@@ -38,6 +39,9 @@ void run(const Options& o) {
   if (!o.cache_dir.empty()) opt.cache_dir = o.cache_dir;
   if (o.no_cache) opt.cache_dir.clear();
   opt.progress = !o.json;
+  if (!(o.gate_ps > 0.0 && o.gate_ps <= 1000.0))
+    throw arc::Error("--gate-ps " + fmt::format("{}", o.gate_ps) + ": a gate delay must be in (0, 1000] ps");
+  opt.timing.gate_ps = o.gate_ps;
 
   // --set: GPU parameters (lower_snake keys of the config table) or RTL parameters.
   std::vector<std::string> rtl_sets;
@@ -96,6 +100,10 @@ void setup(CLI::App& app) {
                   "cache of Yosys reports (default: $ARCSIM_CACHE_DIR, else <build>/area-cache, else "
                   "$XDG_CACHE_HOME/arcsim)");
   sub->add_flag("--no-cache", opt->no_cache, "always run Yosys, store nothing");
+  sub->add_option("--gate-ps", opt->gate_ps,
+                  "timing model: delay of one gate level in ps (logic depth from Yosys ltp; a register adds 3 "
+                  "levels); says which adder Stages the GPU's clock needs")
+      ->capture_default_str();
   sub->footer("\n" + arc::config::params_help() +
               "Environment: ARCSIM_CONFIG_DIR (GPU configs), ARCSIM_RTL_DIR (RTL), YOSYS, ARCSIM_CACHE_DIR, "
               "ARCSIM_PYTHON (sweep plot).");

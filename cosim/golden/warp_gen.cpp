@@ -115,6 +115,10 @@ std::vector<WarpCase> directed_cases(fp::FtzMode ftz) {
       {0x3F800000u, 0xBF800000u},
       {0x4B800000u, 0x3F800000u, 0x3F800000u},  // 2^24 + 1 + 1: ties to even, order matters
       {0x3F800000u, 0x7FC00000u, 0x3F800000u},
+      // Carry out of the significand add with guard and round bits set, sticky clear: above
+      // half, rounds up to 0x400FFFF9 (the round bit must reach the sticky bit after the
+      // right shift; mutant 43 of scripts/mutate-rtl.sh).
+      {0x3FFFFFF0u, 0x3E800006u},
   };
   for (const auto& s : sums)
     for (SchedMode m : {SchedMode::Always, SchedMode::Never}) {

@@ -87,10 +87,39 @@ TEST(AreaCli, ColdThenWarmRtx4090) {
     EXPECT_GT(m.at("cells").get<long long>(), 0) << name;
     EXPECT_FALSE(m.contains("from_cache")) << name;
   }
-  EXPECT_EQ(stored, cold.at("modules").size());
+  // One report per module, plus the paper configuration's split and the pipelined adder at
+  // Stages=2 (RfPort=0 and Stages=1 are module rows' runs, answered from the cache).
+  EXPECT_EQ(stored, cold.at("modules").size() + 2);
   if (cold.at("modules").contains("arc_subcore_top")) {
     EXPECT_EQ(cold.at("modules").at("arc_subcore_top").at("transistors").get<long long>(), per);
   }
+
+  // What ARC adds and what it reuses, per configuration (issue 18): the paper's design adds at
+  // most 25,000 transistors per sub-core; the coalescer is reused; RfPort=0 reuses nothing.
+  const auto& cfg = cold.at("configurations");
+  const auto& paper = cfg.at("RfPort=1");
+  const long long added = paper.at("arc_added_transistors_per_subcore").get<long long>();
+  const long long reused = paper.at("reused_transistors_per_subcore").get<long long>();
+  std::printf("RfPort=1: ARC-added %lld, reused %lld per sub-core\n", added, reused);
+  EXPECT_GT(added, 10000);
+  EXPECT_LE(added, 25000);
+  EXPECT_GT(reused, 40000);
+  EXPECT_EQ(added + reused, paper.at("total_transistors_per_subcore").get<long long>());
+  EXPECT_EQ(paper.at("paper_transistors_per_subcore"), 70000);
+  EXPECT_EQ(paper.at("gpu").at("arc_added_transistors").get<long long>(), 512LL * added);
+  EXPECT_EQ(cold.at("arc_added_transistors_per_subcore").get<long long>(), added);
+  EXPECT_EQ(cold.at("reused_transistors_per_subcore").get<long long>(), reused);
+  const auto& own = cfg.at("RfPort=0");
+  EXPECT_EQ(own.at("reused_transistors_per_subcore"), 0);
+  EXPECT_EQ(own.at("arc_added_transistors_per_subcore").get<long long>(), per);
+  EXPECT_EQ(cold.at("modules").at("arc_addr_match").at("role_paper_config"), "reused");
+  // Timing: a logic depth per module; the two-stage adder is shallower than the one-stage one.
+  for (const auto& [name, m] : cold.at("modules").items()) EXPECT_GT(m.at("logic_depth").get<long long>(), 0) << name;
+  const auto& st = cold.at("timing").at("adder_stages");
+  ASSERT_EQ(st.size(), 2u);
+  EXPECT_LT(st[1].at("logic_depth").get<long long>(), st[0].at("logic_depth").get<long long>());
+  EXPECT_EQ(st[0].at("cycles_per_32_lane_group"), 32);
+  EXPECT_EQ(st[1].at("cycles_per_32_lane_group"), 63);
 
   // Warm: every synthesis from the cache (no new report stored), the same JSON, at once.
   EXPECT_EQ(warm, cold);
@@ -112,10 +141,11 @@ TEST(AreaCli, ColdThenWarmRtx4090) {
   // The table: says it is an estimate, and shows the paper's figures beside ours.
   const ProcessResult r = env().arcsim({"--gpu", "rtx4090"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* s : {"not sign-off area", "70,000", "35.84M", "0.047%", "per sub-core", "arc_fp32_add"})
+  for (const char* s : {"not sign-off area", "70,000", "35.84M", "0.047%", "per sub-core", "arc_fp32_add", "ARC-added",
+                        "reused", "RfPort=1", "Stages"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   // ... and, unlike the JSON, where the reports came from (all cached by now).
-  const std::string n = std::to_string(cold.at("modules").size());
+  const std::string n = std::to_string(cold.at("modules").size() + 4);
   EXPECT_NE(r.out.find(n + " of " + n + " syntheses from the cache"), std::string::npos) << r.out;
 }
 
@@ -128,6 +158,7 @@ TEST(AreaCli, BadInputIsOneLineAndNonZeroExit) {
   expect_one_line_error({"--set", "icnt_latency=-1"}, "'icnt_latency'");
   expect_one_line_error({"--config", "/nonexistent/x.toml"}, "/nonexistent/x.toml");
   expect_one_line_error({"--sweep"}, "--out");
+  expect_one_line_error({"--gate-ps", "0"}, "--gate-ps");
   const fs::path bad = env().cache.parent_path() / ("arcsim_bad_" + std::to_string(::getpid()) + ".toml");
   {
     std::FILE* f = std::fopen(bad.c_str(), "w");

@@ -196,3 +196,45 @@ TEST(RealYosys, AdderSynthesisIsPositiveAndRepeatable) {
   std::printf("arc_fp32_add: FTZ=1 %lld transistors, FTZ=0 %lld\n", static_cast<long long>(a.stats.transistors),
               static_cast<long long>(c.stats.transistors));
 }
+
+// `stat -json` of a synthesis that kept the coalescer as its own instance (the ARC-added /
+// reused split of arc_subcore_top RfPort=1): each module's own gates, summing to the design.
+TEST(YosysStat, StoredHierarchicalJson) {
+  const HierStats h = parse_stat_json(data("subcore_rfport1_keep.json"), "split");
+  EXPECT_EQ(h.top, "arc_subcore_top");
+  ASSERT_EQ(h.modules.size(), 2u);
+  EXPECT_EQ(h.modules.at("arc_addr_match").transistors, 61022);
+  EXPECT_EQ(h.modules.at("arc_subcore_top").transistors, 23386);  // Yosys prints "23386+"
+  EXPECT_EQ(h.design.transistors, 84408);
+  EXPECT_EQ(h.modules.at("arc_addr_match").cells + h.modules.at("arc_subcore_top").cells, h.design.cells);
+}
+
+TEST(YosysStat, HierarchicalJsonThatDoesNotAddUpIsAnError) {
+  auto err = [](const std::string& text) {
+    try {
+      parse_stat_json(text, "log");
+    } catch (const arc::Error& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+      return std::string(e.what());
+    }
+    ADD_FAILURE() << "accepted";
+    return std::string();
+  };
+  const std::string good = data("subcore_rfport1_keep.json");
+  EXPECT_NE(err(replace(good, "\"84408\"", "\"84409\"")).find("84409"), std::string::npos);
+  EXPECT_NE(err(replace(good, "\"23386+\"", "\"23387+\"")).find("23387"), std::string::npos);
+  // The coalescer instantiated twice (cell count kept consistent): its share would count once.
+  EXPECT_NE(err(replace(replace(good, "arc_addr_match\": 1", "arc_addr_match\": 2"), "5552,", "5553,"))
+                .find("instantiated 2 times"),
+            std::string::npos);
+  // A cell count that disagrees with the per-type counts.
+  EXPECT_NE(err(replace(good, "5552,", "5550,")).find("5550"), std::string::npos);
+  EXPECT_NE(err("not json").find("not a Yosys"), std::string::npos);
+}
+
+// The text report with `ltp -noff` appended: the logic depth is read too.
+TEST(YosysStat, LogicDepthFromLtp) {
+  const std::string text = data("arc_fp32_add_ftz1.stat") + "\nLongest topological path in arc_fp32_add (length=146):\n";
+  EXPECT_EQ(parse_stat_cmos(text, "adder").logic_depth, 146);
+  EXPECT_EQ(parse_stat_cmos(data("arc_fp32_add_ftz1.stat"), "adder").logic_depth, -1);
+}

@@ -3,8 +3,8 @@
 # copy of rtl/ in DIR, and the property it targets must FAIL on it.
 #   order     (prop 1) arc_find_first scans upwards: the index is the HIGHEST set lane, so the
 #                      reduction and per-lane units read lanes out of ascending order.
-#   dup_lane  (prop 1) arc_reduce keeps the first lane in the remaining set at accept: the
-#                      lowest lane enters the sum twice.
+#   dup_lane  (prop 1) arc_reduce keeps the first lane in the remaining set at accept (its
+#                      position does not move past it): the lowest lane enters the sum twice.
 #   drop_held (prop 2) arc_lane_issue clears its output register even when txn_ready_i is low:
 #                      a per-lane atomic is lost under back-pressure.
 #   dup_txn   (prop 2) arc_lane_issue never clears its output register: a per-lane atomic is
@@ -22,7 +22,7 @@ edit() {  # edit FILE SED-EXPR: apply, and fail if the file did not change
 }
 case "$bug" in
   order)     edit arc_find_first.sv 's/for (int i = Width - 1; i >= 0; i--) begin/for (int i = 0; i < Width; i++) begin/' ;;
-  dup_lane)  edit arc_reduce.sv 's/rem_q  <= rd ? (in_lane_mask_i \& ~scan_onehot) : in_lane_mask_i;/rem_q  <= in_lane_mask_i;/' ;;
+  dup_lane)  edit arc_reduce.sv 's/if (rd) pos_q <= {1.b0, rf_lane_o} + 1.b1;/if (rd \&\& !accept) pos_q <= {1'"'"'b0, rf_lane_o} + 1'"'"'b1;/' ;;
   drop_held) edit arc_lane_issue.sv 's/else if (out_ready_i) out_valid_q <= 1.b0;/else out_valid_q <= 1'"'"'b0;/' ;;
   dup_txn)   edit arc_lane_issue.sv 's/else if (out_ready_i) out_valid_q <= 1.b0;//' ;;
   hang)      edit arc_sched.sv 's/lsu_valid_o     = in_valid_i \&\& !reduce_o \&\& red_idle_i;/lsu_valid_o     = in_valid_i \&\& !reduce_o \&\& !red_idle_i;/; s/(lsu_ready_i \&\& red_idle_i)/(lsu_ready_i \&\& !red_idle_i)/' ;;

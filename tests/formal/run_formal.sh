@@ -13,7 +13,8 @@ lanes=${ARCSIM_FORMAL_LANES:-3}
 solver=${ARCSIM_SMT_SOLVER:-z3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "$root"/rtl/*.sv "$work/"
+# ARCSIM_RTL_DIR proves another copy of rtl/ (scripts/mutate-rtl.sh runs its mutants this way).
+cp "${ARCSIM_RTL_DIR:-$root/rtl}"/*.sv "$work/"
 # The binary32 adder is replaced by its abstraction (arc_fp32_add_abs.sv says why).
 cp "$here/arc_fp32_add_abs.sv" "$work/arc_fp32_add.sv"
 if [ -n "$bug" ]; then

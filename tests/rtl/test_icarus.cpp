@@ -2,9 +2,12 @@
 // tb_subcore_top.sv + rtl/*.sv under `iverilog -g2012` and `vvp`. Every transaction must equal
 // arc::golden::process(), and every accept and transaction cycle must equal the Verilated
 // model's, so the RTL does not lean on one simulator's semantics.
+// ARCSIM_RTL_DIR (environment) simulates another copy of rtl/ against the same golden model and
+// Verilated cycles: scripts/mutate-rtl.sh runs its mutants this way (in a private work folder).
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -53,8 +56,11 @@ std::vector<SimEvent> run_icarus(const std::vector<WarpCase>& cases, FtzMode ftz
       for (uint32_t v : c.in.value) word(v);
     }
   }
+  fs::remove(vvp);  // never simulate a stale build of other sources
   std::string srcs;
-  for (const auto& e : fs::directory_iterator(ARCSIM_RTL_DIR))
+  const char* rtl_env = std::getenv("ARCSIM_RTL_DIR");
+  const fs::path rtl_dir = rtl_env && *rtl_env ? fs::path(rtl_env) : fs::path(ARCSIM_RTL_DIR);
+  for (const auto& e : fs::directory_iterator(rtl_dir))
     if (e.path().extension() == ".sv") srcs += " " + e.path().string();
   const std::string compile = std::string(IVERILOG) + " -g2012 -o " + vvp.string() + " -s tb_subcore_top -P tb_subcore_top.FTZ=" +
                               std::to_string(static_cast<int>(ftz)) + " " + TB_SOURCE + srcs + " 2> " +
@@ -98,7 +104,9 @@ class Icarus : public ::testing::TestWithParam<FtzMode> {};
 TEST_P(Icarus, SameOutputsAsGoldenAndVerilator) {
   const FtzMode ftz = GetParam();
   const auto cases = cases_for(ftz);
-  const auto ica = run_icarus(cases, ftz, fs::path(BUILD_DIR) / ("icarus_ftz" + std::to_string(static_cast<int>(ftz))));
+  const char* rtl_env = std::getenv("ARCSIM_RTL_DIR");
+  const fs::path work = rtl_env && *rtl_env ? fs::path(rtl_env) / "icarus" : fs::path(BUILD_DIR);
+  const auto ica = run_icarus(cases, ftz, work / ("icarus_ftz" + std::to_string(static_cast<int>(ftz))));
   auto ver = run_verilator(cases, ftz);
   // Order both as (cycle, accept before transaction) for the cycle-exact comparison.
   auto key = [](const SimEvent& e) { return std::make_pair(e.cycle, e.kind == 'T'); };

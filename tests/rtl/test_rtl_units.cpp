@@ -11,9 +11,12 @@
 #include <random>
 
 #include "Varc_addr_match.h"
+#include "Varc_fp32_add_pipe2.h"
 #include "Varc_lane_issue.h"
 #include "Varc_reduce.h"
+#include "Varc_reduce_s2.h"
 #include "Varc_sched.h"
+#include "fp32_ref.h"
 #include "golden.h"
 #include "rtl_timing.h"
 #include "warp_gen.h"
@@ -169,7 +172,6 @@ void drive_units(Clocked<M>& h, const std::vector<GroupCase>& groups, double p, 
   while ((next < groups.size() || !h.m->idle_o) && h.cycle < 50'000'000) {
     const bool valid = next < groups.size();
     if (valid) {
-      h.m->in_addr_i = groups[next].g.addr;
       h.m->in_lane_mask_i = groups[next].g.lane_mask;
     }
     h.m->in_valid_i = valid;
@@ -195,19 +197,25 @@ void drive_units(Clocked<M>& h, const std::vector<GroupCase>& groups, double p, 
   }
 }
 
+// The units hold no address (arc_subcore_top's group address register does; the top-level tests
+// check it), so a unit's output is (value, lane mask).
 struct RedOut {
-  uint32_t addr, sum, mask;
+  uint32_t sum, mask;
   uint64_t group, cycle;
-  static RedOut read(const Varc_reduce& m, uint64_t g, uint64_t c = 0) {
-    return {m.out_addr_o, m.out_sum_o, m.out_lane_mask_o, g, c};
+  template <class M>
+  static RedOut read(const M& m, uint64_t g, uint64_t c = 0) {
+    return {m.out_sum_o, m.out_lane_mask_o, g, c};
   }
-  bool operator==(const RedOut& o) const { return addr == o.addr && sum == o.sum && mask == o.mask; }
+  bool operator==(const RedOut& o) const { return sum == o.sum && mask == o.mask; }
 };
 
-TEST(RtlUnits, Reduce) {
-  const auto groups = random_groups(21, 60000);
+// arc_reduce with an adder of `stages` pipeline stages: the same sums (ascending lane order),
+// a group of n lanes offered 1 + (n-1) x stages cycles after its accept.
+template <class M>
+void check_reduce(uint64_t stages, int n_groups) {
+  const auto groups = random_groups(21, n_groups);
   for (double p : kReadyProbs) {
-    Clocked<Varc_reduce> h;
+    Clocked<M> h;
     std::vector<uint64_t> acc;
     std::vector<RedOut> got;
     uint64_t stable_fail = 0, passed = 0, failed = 0;
@@ -216,29 +224,69 @@ TEST(RtlUnits, Reduce) {
     for (size_t i = 0; i < groups.size(); ++i) {
       const auto& g = groups[i].g;
       const uint64_t n = static_cast<uint64_t>(__builtin_popcount(g.lane_mask));
-      bool ok = got[i].group == i && got[i].addr == g.addr && got[i].mask == g.lane_mask &&
+      bool ok = got[i].group == i && got[i].mask == g.lane_mask &&
                 got[i].sum == serial_sum(groups[i].values, g.lane_mask, FtzMode::Flush);
       if (p >= 1.0) {  // sum n cycles after accept; next group accepted as the sum leaves
-        ok = ok && got[i].cycle == acc[i] + n * rtl_timing::kReduceCyclesPerLane;
+        ok = ok && got[i].cycle ==
+                        acc[i] + (stages == 1 ? n * rtl_timing::kReduceCyclesPerLane : 1 + (n - 1) * stages);
         if (i + 1 < groups.size()) ok = ok && acc[i + 1] == got[i].cycle;
       }
       ok ? ++passed : ++failed;
     }
     EXPECT_EQ(stable_fail, 0u);
     EXPECT_EQ(failed, 0u);
-    std::printf("reduce ready=%.2f: %llu passed, %llu failed (%llu cycles)\n", p,
+    std::printf("reduce Stages=%llu ready=%.2f: %llu passed, %llu failed (%llu cycles)\n", static_cast<unsigned long long>(stages), p,
                 static_cast<unsigned long long>(passed), static_cast<unsigned long long>(failed),
                 static_cast<unsigned long long>(h.cycle));
   }
 }
 
+TEST(RtlUnits, Reduce) { check_reduce<Varc_reduce>(1, 60000); }
+TEST(RtlUnits, ReducePipelinedAdderStages2) { check_reduce<Varc_reduce_s2>(2, 20000); }
+
+// arc_fp32_add_pipe, Stages = 2: a new pair every cycle, each sum one cycle later, bit for bit
+// the MPFR-backed reference (random bit patterns plus zeros, subnormals, infinities, NaNs).
+TEST(RtlUnits, AdderPipelineOneAddPerCycle) {
+  VerilatedContext ctx;
+  Varc_fp32_add_pipe2 m(&ctx, "add");
+  std::mt19937_64 rng(77);
+  const uint32_t special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x7F800000u, 0xFF800000u,
+                              0x7FC00000u, 0x7F7FFFFFu, 0x3F800000u, 0xBF800000u, 0x00800000u, 0x80800000u};
+  const int n = 200000;
+  uint64_t passed = 0, failed = 0;
+  uint32_t prev_a = 0, prev_b = 0;
+  for (int i = 0; i <= n; ++i) {
+    uint32_t a = static_cast<uint32_t>(rng()), b = static_cast<uint32_t>(rng());
+    if (i % 7 == 0) a = special[rng() % 12];
+    if (i % 5 == 0) b = special[rng() % 12];
+    if (i % 3 == 0) b = (a ^ 0x80000000u) + static_cast<uint32_t>(rng() % 5);  // cancellation
+    m.a_i = a;
+    m.b_i = b;
+    m.clk_i = 0;
+    m.eval();
+    if (i > 0) {  // this cycle's y_o is last cycle's pair
+      const uint32_t want = arc::fp::add_ref(prev_a, prev_b, FtzMode::Flush);
+      (m.y_o == want) ? ++passed : ++failed;
+      if (m.y_o != want && failed < 5)
+        ADD_FAILURE() << std::hex << prev_a << " + " << prev_b << " = " << m.y_o << ", want " << want;
+    }
+    m.clk_i = 1;
+    m.eval();
+    prev_a = a, prev_b = b;
+  }
+  m.final();
+  EXPECT_EQ(failed, 0u);
+  std::printf("fp32_add_pipe Stages=2: %llu sums at 1 per cycle, %llu failed\n",
+              static_cast<unsigned long long>(passed), static_cast<unsigned long long>(failed));
+}
+
 struct LaneOut {
-  uint32_t addr, value, mask;
+  uint32_t value, mask;
   uint64_t group, cycle;
   static LaneOut read(const Varc_lane_issue& m, uint64_t g, uint64_t c = 0) {
-    return {m.out_addr_o, m.out_value_o, m.out_lane_mask_o, g, c};
+    return {m.out_value_o, m.out_lane_mask_o, g, c};
   }
-  bool operator==(const LaneOut& o) const { return addr == o.addr && value == o.value && mask == o.mask; }
+  bool operator==(const LaneOut& o) const { return value == o.value && mask == o.mask; }
 };
 
 TEST(RtlUnits, LaneIssue) {
@@ -256,7 +304,7 @@ TEST(RtlUnits, LaneIssue) {
       uint64_t k = 0;
       for (uint32_t rem = g.lane_mask; rem != 0; rem &= rem - 1, ++k, ++pos) {
         const int l = __builtin_ctz(rem);
-        ok = ok && pos < got.size() && got[pos].group == i && got[pos].addr == g.addr &&
+        ok = ok && pos < got.size() && got[pos].group == i &&
              got[pos].mask == (1u << l) && got[pos].value == groups[i].values.value[l];
         if (ok && p >= 1.0) ok = got[pos].cycle == acc[i] + rtl_timing::kLsuFirstLaneLatency + k;
       }
