@@ -3,13 +3,17 @@
 # build-asan/ (or $ARCSIM_ASAN_BUILD_DIR) and run the whole CTest suite under them.
 #   scripts/sanitize.sh               configure + build + ctest
 #   scripts/sanitize.sh -R trace      extra arguments go to ctest
-# The two largest random-vector tests run fewer vectors here (instrumented code is ~3-10x
+# The largest random-vector tests run fewer vectors here (instrumented code is ~3-10x
 # slower), the others their full counts; each can be overridden from the environment. The full
 # counts of all four run in the normal (uninstrumented) build.
 #   ARCSIM_ADDER_VECTORS       tests/fp/test_adder_rtl       here 2,000,000 (normal: 10,000,000)
 #   ARCSIM_RTL_VECTORS         tests/rtl/test_subcore_random here   250,000 (normal:  1,000,000)
 #   ARCSIM_RTL_BP_VECTORS      tests/rtl/test_subcore_backpressure   50,000 (as normal)
 #   ARCSIM_RTL_TIMING_VECTORS  tests/rtl/test_rtl_timing            100,000 (as normal)
+#   ARCSIM_VERIFY_INSTRUCTIONS tests/verify (arcsim verify, 1M test) here   200,000 (normal: 1,000,000)
+# determinism.cli skips its cold-vs-warm `arcsim area` part here (ARCSIM_DETERMINISM_AREA=0):
+# 12 Yosys runs that AreaCli.ColdThenWarmRtx4090 already makes cold and warm under the
+# sanitizers; the normal build runs both in full.
 # Sanitizer options, and the one narrow build exemption (a third-party FST writer source), are in
 # scripts/sanitize.supp, explained there. No test is excluded.
 set -euo pipefail
@@ -31,6 +35,8 @@ export ARCSIM_ADDER_VECTORS=${ARCSIM_ADDER_VECTORS:-2000000}
 export ARCSIM_RTL_VECTORS=${ARCSIM_RTL_VECTORS:-250000}
 export ARCSIM_RTL_BP_VECTORS=${ARCSIM_RTL_BP_VECTORS:-50000}
 export ARCSIM_RTL_TIMING_VECTORS=${ARCSIM_RTL_TIMING_VECTORS:-100000}
+export ARCSIM_VERIFY_INSTRUCTIONS=${ARCSIM_VERIFY_INSTRUCTIONS:-200000}
+export ARCSIM_DETERMINISM_AREA=${ARCSIM_DETERMINISM_AREA:-0}
 # shellcheck source=sanitize.supp
 source "$root/scripts/sanitize.supp"
 cd "$build"
