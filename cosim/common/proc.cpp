@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <ctime>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +18,12 @@
 #include "error.h"
 
 namespace arc {
+
+double process_cpu_seconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 pid_t spawn(const std::vector<std::string>& argv, const std::string& cwd, const std::string& out_path,
             const std::string& err_path, const std::string& in_path) {

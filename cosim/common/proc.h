@@ -11,6 +11,10 @@
 
 namespace arc {
 
+// CPU time this process has used, in seconds (CLOCK_PROCESS_CPUTIME_ID): the timing model's
+// speed measure, immune to other load on the machine.
+double process_cpu_seconds();
+
 // Start argv[0] (a path, or a name looked up in PATH) with argv, in folder `cwd`, stdin from
 // `in_path` and stdout and stderr into the given files ("" = /dev/null). Throws arc::Error if
 // it cannot fork.

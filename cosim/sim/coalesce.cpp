@@ -1,10 +1,12 @@
 #include "coalesce.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace arc::sim {
 
 void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup) {
+  assert(n <= 32);  // one warp's ops: the fixed arrays below hold 32
   out.reserve(out.size() + n);
   const uint32_t single = setup.granule_words == 0 ? setup.flit_bytes : round_bytes(1, setup);
   auto singles = [&] {
@@ -44,13 +46,9 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
     while (j < v.size() && v[j].addr / g == v[i].addr / g) {
       uint32_t k = 0;
       while (k < nwords && words[k] != v[j].addr) ++k;
-      if (k == nwords) {
-        if (nwords < 32) {
-          words[nwords] = v[j].addr;
-          per_word[nwords++] = 0;
-        } else {
-          k = 31;  // more than 32 words in one granule cannot come from one warp
-        }
+      if (k == nwords) {  // a new word (at most 32: n <= 32 ops)
+        words[nwords] = v[j].addr;
+        per_word[nwords++] = 0;
       }
       ++per_word[k];
       ++j;

@@ -4,7 +4,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -14,19 +13,12 @@
 #include "arc_unit_rtl.h"
 #include "atomic_file.h"
 #include "error.h"
+#include "proc.h"
 #include "gpu_model.h"
 #include "progress.h"
 #include "workload.h"
 
 namespace arc::sim {
-
-namespace {
-double cpu_now() {  // CPU time of this process: the speed measure, immune to other load
-  timespec ts{};
-  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-}  // namespace
 
 namespace {
 
@@ -73,7 +65,7 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
   r.stats.per_rop.resize(static_cast<size_t>(spec.gpu.rop_units));
   r.image = model.image().words();
   r.commits = model.commits().sorted();
-  r.cpu_seconds = cpu_now() - t0;
+  r.cpu_seconds = process_cpu_seconds() - t0;
   r.lookahead_peak = source.buffered_peak();
   return r;
 }
@@ -81,14 +73,14 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
 }  // namespace
 
 RunResult run_in_process(const RunSpec& spec, const trace::Trace& trace) {
-  const double t0 = cpu_now();
+  const double t0 = process_cpu_seconds();
   const TraceSummary summary = summarize(trace);
   const auto source = memory_source(trace, summary);
   return run_model(spec, summary, *source, t0);
 }
 
 RunResult run_in_process(const RunSpec& spec, const std::string& path, const TraceSummary& summary) {
-  const double t0 = cpu_now();
+  const double t0 = process_cpu_seconds();
   const auto source = file_source(path, summary);
   return run_model(spec, summary, *source, t0);
 }

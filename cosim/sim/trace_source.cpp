@@ -3,19 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <ctime>
 
 #include "error.h"
+#include "proc.h"
 
 namespace arc::sim {
 
 namespace {
-
-double cpu_now() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 uint64_t key_of(const trace::Instr& in) { return (static_cast<uint64_t>(in.sm) << 32) | in.warp; }
 
@@ -124,7 +118,6 @@ class FileSource : public InstrSource {
   }
   void pop(size_t w) override { head_valid_[w] = 0; }
   uint64_t buffered_peak() const override { return peak_; }
-  uint64_t buffered_bytes_peak() const { return peak_bytes_; }
 
  private:
   struct Queue {
@@ -153,7 +146,6 @@ class FileSource : public InstrSource {
     const auto it = index_.find(key_of(scratch_));
     if (it == index_.end()) throw Error(fmt::format("{}: a warp appeared that the first pass did not see", path_));
     Queue& q = queues_[it->second];
-    const size_t before = q.bytes.size();
     const trace::Instr& in = scratch_;
     put(q.bytes, in.subcore);
     put(q.bytes, in.seq);
@@ -176,12 +168,9 @@ class FileSource : public InstrSource {
       }
     }
     ++q.count;
-    bytes_ += q.bytes.size() - before;
     if (++buffered_ > peak_) peak_ = buffered_;
-    peak_bytes_ = std::max(peak_bytes_, bytes_);
   }
   void unpack(Queue& q, trace::Instr& out) {
-    const size_t start = q.rd;
     size_t& at = q.rd;
     const std::vector<uint8_t>& b = q.bytes;
     out.subcore = static_cast<uint32_t>(get(b, at));
@@ -208,7 +197,6 @@ class FileSource : public InstrSource {
     }
     --q.count;
     --buffered_;
-    bytes_ -= at - start;
     if (q.count == 0) {
       q.bytes.clear();
       q.rd = 0;
@@ -226,28 +214,28 @@ class FileSource : public InstrSource {
   std::vector<trace::Instr> heads_;
   std::vector<char> head_valid_;
   trace::Instr scratch_;
-  uint64_t buffered_ = 0, peak_ = 0, bytes_ = 0, peak_bytes_ = 0;
+  uint64_t buffered_ = 0, peak_ = 0;
 };
 
 }  // namespace
 
 TraceSummary summarize(const std::string& path) {
-  const double t0 = cpu_now();
+  const double t0 = process_cpu_seconds();
   trace::Reader r(path);
   Summarizer s(r.header());
   trace::Instr in;
   for (uint64_t i = 0; r.next(in); ++i) s.add(in, i);
   TraceSummary out = s.take();
-  out.scan_seconds = cpu_now() - t0;
+  out.scan_seconds = process_cpu_seconds() - t0;
   return out;
 }
 
 TraceSummary summarize(const trace::Trace& t) {
-  const double t0 = cpu_now();
+  const double t0 = process_cpu_seconds();
   Summarizer s(t.header);
   for (size_t i = 0; i < t.instrs.size(); ++i) s.add(t.instrs[i], i);
   TraceSummary out = s.take();
-  out.scan_seconds = cpu_now() - t0;
+  out.scan_seconds = process_cpu_seconds() - t0;
   return out;
 }
 
