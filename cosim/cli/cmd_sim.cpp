@@ -111,9 +111,9 @@ void setup(CLI::App& app) {
                                          fmt::format("{}", fmt::join(arc::config::available_gpus(), ", ")));
   sub->add_option("--config", opt->config_file, "GPU config TOML file")->excludes(gpu);
   sub->add_option("--trace", opt->trace_path, "trace file (arcsim trace gen, or captured on a GPU)")->required();
-  sub->add_option("--mode", opt->modes, "comma-separated, each once: baseline, sw-s, sw-b, arc-hw")
+  sub->add_option("--mode", opt->modes, "comma-separated, each once: baseline, sw-s, sw-b, sw-t (transposed reduce-scatter), arc-hw")
       ->delimiter(',')
-      ->check(CLI::IsMember({"baseline", "sw-s", "sw-b", "arc-hw"}))
+      ->check(CLI::IsMember({"baseline", "sw-s", "sw-b", "sw-t", "arc-hw"}))
       ->capture_default_str();
   sub->add_option("--sched", opt->scheds, "arc-hw scheduler, comma-separated, each once: dynamic, threshold, always, never")
       ->delimiter(',')

@@ -41,7 +41,10 @@ void ArcUnitFast::step() {
     wake.at(offer);
     return;
   }
-  if (!out->can_push(now)) return;  // the LSU port wakes us when it frees
+  if (!out->can_push(now)) {
+    out->await_room(now);  // the LSU port wakes us when it frees
+    return;
+  }
   delay_ = now - accepted_ - sched_.emit[next_];
   out->push(now, to_packet(txns_[next_]));
   if (++next_ < txns_.size()) {

@@ -32,18 +32,18 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
     singles();
     return;
   }
-  auto owned = std::make_shared<std::vector<LaneOp>>();
-  owned->reserve(n);
+  OpsRef shared = OpsRef::make();
+  LaneOp* const v = shared->ops;
+  uint32_t nv = 0;
   for (uint32_t k = 0; k < ngran; ++k)
     for (size_t i = 0; i < n; ++i)
-      if (of[i] == k) owned->push_back(ops[i]);
-  std::shared_ptr<const std::vector<LaneOp>> shared = std::move(owned);
-  const std::vector<LaneOp>& v = *shared;
+      if (of[i] == k) v[nv++] = ops[i];
+  shared->size = nv;
   uint32_t words[32], per_word[32];
-  for (size_t i = 0; i < v.size();) {
+  for (size_t i = 0; i < nv;) {
     size_t j = i;
     uint32_t nwords = 0;
-    while (j < v.size() && v[j].addr / g == v[i].addr / g) {
+    while (j < nv && v[j].addr / g == v[i].addr / g) {
       uint32_t k = 0;
       while (k < nwords && words[k] != v[j].addr) ++k;
       if (k == nwords) {  // a new word (at most 32: n <= 32 ops)

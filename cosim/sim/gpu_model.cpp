@@ -59,9 +59,11 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   SubCoreSetup ss;
   ss.mode = spec.mode;
   ss.warps_resident = work.warps_resident;
-  ss.sw_overhead = static_cast<uint32_t>(g.sw_overhead);
-  ss.sws_per_key = static_cast<uint32_t>(spec.knobs.sws_cycles_per_key);
-  ss.sws_per_lane = static_cast<uint32_t>(spec.knobs.sws_cycles_per_lane);
+  ss.cost.mode = spec.mode;
+  ss.cost.sw_overhead = static_cast<uint32_t>(g.sw_overhead);
+  ss.cost.sws_per_key = static_cast<uint32_t>(spec.knobs.sws_cycles_per_key);
+  ss.cost.sws_per_lane = static_cast<uint32_t>(spec.knobs.sws_cycles_per_lane);
+  ss.cost.threshold = spec.threshold;
   ss.threshold = spec.threshold;
   ss.sw_ftz = trace.header.reduce_ftz ? fp::FtzMode::Flush : fp::FtzMode::Keep;
   ss.coalesce.granule_words = static_cast<uint32_t>(g.coalesce_bytes / 4);

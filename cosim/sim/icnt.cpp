@@ -19,10 +19,12 @@ void Icnt::step() {
   const uint64_t E = uint64_t{setup_.eject_per_cycle} * setup_.flit_bytes;
   const Cycle lat = std::max<uint32_t>(setup_.latency, 1);
   Cycle next = kNever;
-  // Visit the SMs with flits in round-robin order from rr_ (active_ is kept sorted, so the
-  // order never depends on which LSU ran first in a cycle).
+  // Visit the SMs with flits in round-robin order, from SM (cycle mod SMs): the priority
+  // rotates with time, not with how often this module happens to run (active_ is kept sorted,
+  // so the order never depends on which LSU ran first in a cycle).
+  const uint32_t rr = static_cast<uint32_t>(now % setup_.sms);
   const size_t n = active_.size();
-  const size_t start = static_cast<size_t>(std::lower_bound(active_.begin(), active_.end(), rr_) - active_.begin());
+  const size_t start = static_cast<size_t>(std::lower_bound(active_.begin(), active_.end(), rr) - active_.begin());
   bool emptied = false;
   for (size_t j = 0; j < n; ++j) {
     const uint32_t sm = active_[(start + j) % n];
@@ -34,7 +36,8 @@ void Icnt::step() {
       const uint32_t rop = r.rop;
       Link<Request>& out = *to_rop[rop];
       if (!out.can_push(now)) {
-        blocked = true;  // the ROP's pop wakes us
+        out.await_room(now);  // the ROP's pop wakes us
+        blocked = true;
         break;
       }
       const uint64_t s = std::max<uint64_t>(slot, now * F);
@@ -55,7 +58,6 @@ void Icnt::step() {
   }
   if (emptied) active_.erase(std::remove_if(active_.begin(), active_.end(), [&](uint32_t sm) { return !listed_[sm]; }),
                              active_.end());
-  rr_ = (rr_ + 1) % setup_.sms;
   wake.at(next);
 }
 

@@ -57,7 +57,6 @@ class Icnt : public sc_core::sc_module {
   void step();
 
   IcntSetup setup_;
-  uint32_t rr_ = 0;
   std::vector<uint32_t> active_;  // SMs whose input may hold flits, ascending
   std::vector<char> listed_;
   // Byte slots (slot = cycle x bytes per cycle + k): the next free one of each SM's link and

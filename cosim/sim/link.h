@@ -3,7 +3,9 @@
 //  - push(x, delay >= 1): x becomes visible to the consumer `delay` cycles later; the
 //    consumer's wake event is notified then.
 //  - A slot freed by pop() in cycle t is usable by the producer from cycle t+1 (credit
-//    return), and the producer's wake event is notified for t+1.
+//    return). A producer that found the link full calls await_room(); the next pop then
+//    notifies its wake event for t+1 (a producer with room never needs that wake, so none
+//    is sent: it would run and find nothing to do).
 // Because nothing is visible in the cycle it happens, same-cycle evaluation order of the
 // producer and consumer cannot change what either sees.
 #pragma once
@@ -30,6 +32,15 @@ class Link {
   size_t occupied(Cycle now) const { return q_.size() + (pop_cycle_ == now ? pops_now_ : 0); }
   size_t free_slots(Cycle now) const { return capacity_ - occupied(now); }
   bool can_push(Cycle now) const { return occupied(now) < capacity_; }
+  // The producer could not push in cycle `now`: wake it when a slot is usable again (next
+  // cycle if a pop this cycle already freed one, else the cycle after the next pop).
+  void await_room(Cycle now) {
+    if (q_.size() < capacity_) {
+      if (producer_wake_) producer_wake_->at(now + 1);
+    } else {
+      producer_waits_ = true;
+    }
+  }
   void push(Cycle now, T x, Cycle delay = 1) {
     assert(delay >= 1 && can_push(now));
     q_.emplace_back(now + delay, std::move(x));
@@ -69,13 +80,17 @@ class Link {
       pops_now_ = 0;
     }
     ++pops_now_;
-    if (producer_wake_) producer_wake_->at(now + 1);
+    if (producer_wake_ && producer_waits_) {
+      producer_waits_ = false;
+      producer_wake_->at(now + 1);
+    }
   }
 
   size_t capacity_;
   std::deque<std::pair<Cycle, T>> q_;
   Cycle pop_cycle_ = kNever;
   size_t pops_now_ = 0;
+  bool producer_waits_ = false;
   Wake* consumer_wake_ = nullptr;
   Wake* producer_wake_ = nullptr;
 };

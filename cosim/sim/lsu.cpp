@@ -66,7 +66,7 @@ void Lsu::step() {
                   std::make_move_iterator(pk.begin() + static_cast<std::ptrdiff_t>(taken_[p] + take)));
     taken_[p] += take;
     if (taken_[p] == pk.size()) {
-      port.pop(now);
+      give_back(port.pop(now));  // its storage serves a later packet
       taken_[p] = 0;
       ++grants_[p];
     } else {
@@ -81,7 +81,10 @@ void Lsu::step() {
   // 3. Next wake: next cycle while there is something to forward and room to forward it
   //    (a full crossbar input wakes us when it drains), or when a port's packet arrives.
   Cycle next = kNever;
-  if (!queue_.empty() && to_icnt->can_push(now + 1)) next = now + 1;
+  if (!queue_.empty()) {
+    if (to_icnt->can_push(now + 1)) next = now + 1;
+    else to_icnt->await_room(now);  // the crossbar's pop wakes us
+  }
   for (const auto& port : ports) {
     const Cycle r = port->next_ready();
     if (r != kNever) {

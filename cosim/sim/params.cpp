@@ -15,14 +15,15 @@ const char* mode_name(Mode m) {
     case Mode::SwS: return "sw-s";
     case Mode::SwB: return "sw-b";
     case Mode::ArcHw: return "arc-hw";
+    case Mode::SwT: return "sw-t";
   }
   return "?";
 }
 
 Mode mode_from_name(const std::string& s) {
-  for (Mode m : {Mode::Baseline, Mode::SwS, Mode::SwB, Mode::ArcHw})
+  for (Mode m : {Mode::Baseline, Mode::SwS, Mode::SwB, Mode::SwT, Mode::ArcHw})
     if (s == mode_name(m)) return m;
-  throw Error(fmt::format("--mode: unknown mode '{}' (baseline, sw-s, sw-b, arc-hw)", s));
+  throw Error(fmt::format("--mode: unknown mode '{}' (baseline, sw-s, sw-b, sw-t, arc-hw)", s));
 }
 
 const char* fidelity_name(Fidelity f) { return f == Fidelity::Rtl ? "rtl" : "fast"; }

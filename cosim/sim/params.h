@@ -14,10 +14,12 @@ namespace arc::sim {
 // How a warp-level atomic is executed (one trace family, four ways).
 //  Baseline: atomicAdd per active lane (every lane is one request to L2).
 //  SwS / SwB: ARC-SW, the reduction done by instructions (serial / butterfly) for groups of
-//    >= threshold lanes, costing GpuConfig::sw_overhead issue cycles per instruction.
+//    >= threshold lanes, costing issue cycles (sw_cost.h).
 //  ArcHw: `atomred` through the ARC scheduler and reduction unit (RTL or its fast level).
-enum class Mode : uint8_t { Baseline, SwS, SwB, ArcHw };
-const char* mode_name(Mode m);  // "baseline", "sw-s", "sw-b", "arc-hw"
+//  SwT: ARC-SW's transposed reduce-scatter (issue 23): SW-B's warps and sums, but a reduced
+//    call's NP parameter sums leave as one instruction of NP lanes (coalesced as any other).
+enum class Mode : uint8_t { Baseline, SwS, SwB, ArcHw, SwT };
+const char* mode_name(Mode m);  // "baseline", "sw-s", "sw-b", "arc-hw", "sw-t"
 Mode mode_from_name(const std::string& s);  // throws arc::Error
 
 enum class Fidelity : uint8_t { Rtl, Fast };

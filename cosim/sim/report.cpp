@@ -76,7 +76,7 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
                      "ROP adds", "cpu s", "RSS MB");
   const RunResult* base = baseline_of(specs, runs);
   bool sw = false;
-  for (const RunSpec& s : specs) sw |= s.mode == Mode::SwS || s.mode == Mode::SwB;
+  for (const RunSpec& s : specs) sw |= s.mode == Mode::SwS || s.mode == Mode::SwB || s.mode == Mode::SwT;
   for (const RunResult& r : runs) {
     const Stats& s = r.stats;
     const std::string sp = base && s.total_cycles
@@ -95,7 +95,7 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
     out += fmt::format("trace streamed: first pass {:.2f} cpu s; at most {} instructions read ahead of the model\n",
                        in.scan_seconds, ahead);
   if (sw && in.sw_overhead == 0)
-    out += "note: sw_overhead = 0 in this config: sw-s/sw-b are charged only the per-key and per-lane issue cycles "
+    out += "note: sw_overhead = 0 in this config: sw-s/sw-b/sw-t are charged only the per-key and per-lane issue cycles "
            "of the knobs sws_cycles_per_key and sws_cycles_per_lane (arcsim config show lists them)\n";
   return out;
 }

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "trace.h"
@@ -15,14 +16,47 @@ struct LaneOp {
   uint32_t lanes = 1;  // lane updates it carries (a reduced group's size): the end-of-run count
 };
 
+// The ops of one coalesced packet, shared by its requests: a block from a process-wide free
+// list with a plain (single-threaded) reference count, so a coalesced packet costs no
+// allocation once the model has warmed up. OpsRef is the owning handle.
+struct OpBlock {
+  static constexpr uint32_t kCap = 32;  // one warp's ops
+  uint32_t refs = 0;
+  uint32_t size = 0;
+  LaneOp ops[kCap];
+};
+
+class OpsRef {
+ public:
+  OpsRef() = default;
+  static OpsRef make();  // an empty block, refs = 1
+  OpsRef(const OpsRef& o) : b_(o.b_) {
+    if (b_) ++b_->refs;
+  }
+  OpsRef(OpsRef&& o) noexcept : b_(std::exchange(o.b_, nullptr)) {}
+  OpsRef& operator=(OpsRef o) noexcept {
+    std::swap(b_, o.b_);
+    return *this;
+  }
+  ~OpsRef() { release(); }
+  explicit operator bool() const { return b_ != nullptr; }
+  OpBlock& operator*() const { return *b_; }
+  OpBlock* operator->() const { return b_; }
+
+ private:
+  explicit OpsRef(OpBlock* b) : b_(b) {}
+  void release();
+  OpBlock* b_ = nullptr;
+};
+
 // One request to L2: the word updates of one warp-level atomic that fall in one coalescing
 // granule (GPU key coalesce_bytes; 0 = every lane its own request), in commit order (per word,
 // ascending lanes). A request of one op keeps it inline; a coalesced one shares its packet's
 // op array. `bytes` is what it costs on the SM's crossbar link, the crossbar output and the ROP
 // unit's input (each moves flit_bytes per flit; coalesce.h).
 struct Request {
-  LaneOp one;                                      // the op when count == 1 and !many
-  std::shared_ptr<const std::vector<LaneOp>> many;  // the packet's ops, [first, first + count)
+  LaneOp one;   // the op when count == 1 and !many
+  OpsRef many;  // the packet's ops, [first, first + count)
   uint32_t first = 0, count = 1;
   uint32_t rop = 0;    // destination ROP unit (address hash of its first word, set by the LSU)
   uint32_t sm = 0;
@@ -30,7 +64,7 @@ struct Request {
 
   Request() = default;
   Request(LaneOp op, uint32_t sm_) : one(op), sm(sm_) {}
-  const LaneOp* begin() const { return many ? many->data() + first : &one; }
+  const LaneOp* begin() const { return many ? many->ops + first : &one; }
   const LaneOp* end() const { return begin() + count; }
   uint32_t addr() const { return begin()->addr; }  // the word the hash routes on
 };
@@ -38,6 +72,10 @@ struct Request {
 // What one issue hands the LSU in one cycle: the requests of one warp-level atomic
 // instruction (baseline, ARC-SW) or one transaction of the ARC unit. Enters the LSU queue whole.
 using Packet = std::vector<Request>;
+// Packets' storage is recycled (a process-wide free list): the LSU gives back each packet it
+// has emptied and the sub-cores take their next one from there, so issuing allocates nothing.
+Packet take_packet();
+void give_back(Packet&& p);
 
 // A warp-level atomic on its way from the sub-core to the ARC unit.
 using InstrRef = const trace::Instr*;

@@ -25,28 +25,6 @@ void SubCore::admit_warps(Cycle now) {
   }
 }
 
-Cycle SubCore::sw_cost(const trace::Instr& in) const {
-  // Paid once per reduce call (at its param 0): the call's fixed sequence and SW-S's match.
-  const bool call_start = in.param == 0;
-  Cycle c = call_start ? setup_.sw_overhead : 0;
-  if (setup_.mode != Mode::SwS || (setup_.sws_per_key == 0 && setup_.sws_per_lane == 0)) return c;
-  golden::WarpInstr wi;
-  wi.active_mask = in.active_mask;
-  wi.addr = in.addr;
-  const auto groups = golden::match_addresses(wi);
-  // The serial sums' shuffle+add steps: sum over the reduced groups of (lanes - 1). The groups'
-  // loops diverge (each __shfl_sync names its own group's mask), so the GPU runs them one
-  // group after another, not side by side (docs/calibration.md, SW-S prims).
-  uint32_t adds = 0;
-  for (const auto& g : groups) {
-    const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
-    if (n >= setup_.threshold && n > 1) adds += n - 1;
-  }
-  if (call_start) c += static_cast<Cycle>(setup_.sws_per_key) * groups.size();
-  c += static_cast<Cycle>(setup_.sws_per_lane) * adds;
-  return c;
-}
-
 Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) const {
   golden::WarpInstr wi;
   wi.active_mask = in.active_mask;
@@ -55,8 +33,8 @@ Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) cons
   LaneOp ops[32];
   size_t n_ops = 0;
   const auto groups = golden::match_addresses(wi);
-  // SW-B (sw/include/arc/reduce.cuh) reduces only a uniform warp: every active lane on one
-  // address. A warp with several addresses sends per-lane atomics; SW-S reduces each group.
+  // SW-B and SW-T (sw/include/arc/reduce.cuh) reduce only a uniform warp: every active lane on
+  // one address. A warp with several addresses sends per-lane atomics; SW-S reduces each group.
   const bool eligible = setup_.mode == Mode::SwS || groups.size() == 1;
   for (const golden::Group& g : groups) {
     const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
@@ -73,22 +51,52 @@ Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) cons
       for (uint32_t m = g.lane_mask; m; m &= m - 1) ops[n_ops++] = {g.addr, in.value[__builtin_ctz(m)], 1};
     }
   }
-  Packet p;
+  Packet p = take_packet();
   append_requests(p, ops, n_ops, setup_.sm, setup_.coalesce);
   return p;
+}
+
+bool SubCore::swt_collect(Warp& w, const trace::Instr& in) {
+  const uint32_t n = static_cast<uint32_t>(__builtin_popcount(in.active_mask));
+  const int lead = __builtin_ctz(in.active_mask);
+  const uint32_t sum = golden::butterfly_sum(in.value, in.active_mask, setup_.sw_ftz, fp::Arith::Native);
+  w.swt.push_back({in.addr[static_cast<size_t>(lead)], sum, n});
+  ++stats_.groups_reduced_in_core;
+  stats_.lane_adds_in_core += n - 1;
+  return in.param + 1 < in.nparams;
 }
 
 bool SubCore::try_issue(Cycle now) {
   Warp& w = resident_[static_cast<size_t>(cur_)];
   const trace::Instr& in = next_of(w);
-  if (setup_.mode == Mode::ArcHw) {
-    if (!to_arc->can_push(now)) return false;
+  if (setup_.mode == Mode::SwT && in.nparams > 1 && tree_eligible(Mode::SwT, in, setup_.threshold)) {
+    // A reduced call of several parameters: their sums gather in the warp, the last one sends
+    // them all (a one-parameter call is sw-b's, below).
+    if (in.param + 1 == in.nparams && !to_lsu->can_push(now)) {
+      to_lsu->await_room(now);
+      return false;
+    }
+    if (!swt_collect(w, in)) {
+      Packet p = take_packet();
+      append_requests(p, w.swt.data(), w.swt.size(), setup_.sm, setup_.coalesce);
+      w.swt.clear();
+      to_lsu->push(now, std::move(p));
+    }
+  } else if (setup_.mode == Mode::ArcHw) {
+    if (!to_arc->can_push(now)) {
+      to_arc->await_room(now);
+      return false;
+    }
     arc_buf_ = in;  // the link is empty, so the unit is done with the previous copy
     to_arc->push(now, &arc_buf_);
   } else {
-    if (!to_lsu->can_push(now)) return false;
+    if (!to_lsu->can_push(now)) {
+      to_lsu->await_room(now);
+      return false;
+    }
     Packet p;
     if (setup_.mode == Mode::Baseline) {
+      p = take_packet();
       LaneOp ops[32];
       size_t n = 0;
       for (uint32_t m = in.active_mask; m; m &= m - 1) {
@@ -138,8 +146,7 @@ void SubCore::step() {
         rr_ = (i + 1) % n;
         cur_since_ = resident_[i].ready_at;
         cur_picked_ = now;
-        const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB;
-        const Cycle cost = sw ? sw_cost(next_of(resident_[i])) : 0;
+        const Cycle cost = sw_issue_cycles(setup_.cost, next_of(resident_[i]));
         cur_ready_ = now + cost;
         stats_.sw_overhead_cycles += cost;
         break;

@@ -9,14 +9,13 @@
 // in which the port is free it picks the first ready warp after the one it picked last. The
 // picked warp holds the port until its atomic leaves:
 //  - baseline: one packet of per-lane requests into the LSU port;
-//  - sw-s / sw-b: first the reduction instructions' issue cycles: per reduce call (paid at its
-//    param 0 only, so a 3DGS call that writes 9 gradients pays it once) `sw_overhead` (config)
-//    and, sw-s, sws_cycles_per_key x distinct addresses (match_any); per instruction, sw-s,
-//    sws_cycles_per_lane x its in-core adds (sum over reduced groups of lanes - 1: each
-//    group's shuffle+add chain, groups one after another); then one packet: per
-//    address group of >= threshold lanes one request carrying the group's serial (sw-s) or
+//  - sw-s / sw-b: first the reduction instructions' issue cycles (sw_cost.h), then one
+//    packet: per address group of >= threshold lanes one request carrying the group's serial (sw-s) or
 //    butterfly (sw-b) sum, per-lane requests for the other lanes;
+//  - sw-t: a reduced call's parameters each take the port one cycle, but only the last sends:
+//    one packet of the call's NP sums (coalesced per granule like any packet);
 //  - arc-hw: the instruction into its ARC unit (`atomred`).
+// The SW issue cycles of each mode: sw_cost.h.
 // A full LSU port or a busy ARC unit holds the port: that wait is the atomic stall.
 #pragma once
 #include <systemc>
@@ -28,6 +27,7 @@
 #include "params.h"
 #include "request.h"
 #include "stats.h"
+#include "sw_cost.h"
 #include "workload.h"
 
 namespace arc::sim {
@@ -37,9 +37,7 @@ struct SubCoreSetup {
   uint32_t sm = 0;
   uint32_t subcore = 0;  // global index, sm * subcores_per_sm + s (Stats::per_subcore)
   uint32_t warps_resident = 16;
-  uint32_t sw_overhead = 0;
-  uint32_t sws_per_key = 0;
-  uint32_t sws_per_lane = 0;
+  SwCostSetup cost;  // its mode and threshold are this sub-core's
   uint32_t threshold = 2;
   fp::FtzMode sw_ftz = fp::FtzMode::Keep;
   CoalesceSetup coalesce;  // how the LSU port's packet groups an instruction's word updates  // add.f32 of the ARC-SW code (trace header reduce_ftz)
@@ -62,13 +60,14 @@ class SubCore : public sc_core::sc_module {
     size_t work = 0;     // index into work_.warps
     size_t next = 0;     // next instruction
     Cycle ready_at = 0;  // when its next atomic is ready to issue
+    std::vector<LaneOp> swt;  // sw-t: the reduced call's sums so far (sent with its last param)
   };
   void step();
   void admit_warps(Cycle now);
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
   Packet sw_packet(const trace::Instr& in, uint64_t& groups_reduced) const;
+  bool swt_collect(Warp& w, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
   const trace::Instr& next_of(const Warp& w) { return source_.front(work_.warps[w.work].index); }
-  Cycle sw_cost(const trace::Instr& in) const;
 
   SubCoreSetup setup_;
   const SubCoreWork& work_;

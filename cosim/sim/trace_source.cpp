@@ -11,7 +11,35 @@ namespace arc::sim {
 
 namespace {
 
-uint64_t key_of(const trace::Instr& in) { return (static_cast<uint64_t>(in.sm) << 32) | in.warp; }
+// (sm, warp) -> warp index. A table per SM (warp ids are small: hardware slots), a hash map
+// only for ids beyond kDense (a producer may number its warps any way it likes).
+class WarpIndex {
+ public:
+  static constexpr uint32_t kDense = 1u << 12;
+  static constexpr size_t kNone = SIZE_MAX;
+  size_t find(uint32_t sm, uint32_t warp) const {
+    if (warp < kDense) {
+      if (sm >= dense_.size() || warp >= dense_[sm].size()) return kNone;
+      const uint32_t v = dense_[sm][warp];
+      return v ? v - 1 : kNone;
+    }
+    const auto it = sparse_.find((static_cast<uint64_t>(sm) << 32) | warp);
+    return it == sparse_.end() ? kNone : it->second;
+  }
+  void insert(uint32_t sm, uint32_t warp, size_t idx) {
+    if (warp < kDense) {
+      if (sm >= dense_.size()) dense_.resize(sm + 1);
+      if (warp >= dense_[sm].size()) dense_[sm].resize(warp + 1, 0);
+      dense_[sm][warp] = static_cast<uint32_t>(idx + 1);
+    } else {
+      sparse_.emplace((static_cast<uint64_t>(sm) << 32) | warp, idx);
+    }
+  }
+
+ private:
+  std::vector<std::vector<uint32_t>> dense_;
+  std::unordered_map<uint64_t, size_t> sparse_;
+};
 
 double as_double(uint32_t bits) {
   float f;
@@ -45,14 +73,16 @@ class Summarizer {
         s_.word_abs_sum[a] += v < 0 ? -v : v;
       }
     }
-    auto [it, fresh] = index_.emplace(key_of(in), s_.warps.size());
-    if (fresh) {
+    size_t at = index_.find(in.sm, in.warp);
+    if (at == WarpIndex::kNone) {
+      at = s_.warps.size();
+      index_.insert(in.sm, in.warp, at);
       s_.warps.emplace_back();
       s_.warps.back().sm = in.sm;
       s_.warps.back().subcore = in.subcore;
       s_.warps.back().warp = in.warp;
     }
-    WarpSummary& w = s_.warps[it->second];
+    WarpSummary& w = s_.warps[at];
     ++w.count;
     w.work += static_cast<uint64_t>(in.gap) + 1;
     ++s_.instructions;
@@ -62,22 +92,24 @@ class Summarizer {
 
  private:
   TraceSummary s_;
-  std::unordered_map<uint64_t, size_t> index_;
+  WarpIndex index_;
 };
 
-std::unordered_map<uint64_t, size_t> warp_index(const TraceSummary& s) {
-  std::unordered_map<uint64_t, size_t> index;
-  index.reserve(s.warps.size());
-  for (size_t i = 0; i < s.warps.size(); ++i)
-    index.emplace((static_cast<uint64_t>(s.warps[i].sm) << 32) | s.warps[i].warp, i);
+WarpIndex warp_index(const TraceSummary& s) {
+  WarpIndex index;
+  for (size_t i = 0; i < s.warps.size(); ++i) index.insert(s.warps[i].sm, s.warps[i].warp, i);
   return index;
 }
 
 class MemorySource : public InstrSource {
  public:
   MemorySource(const trace::Trace& t, const TraceSummary& s) : t_(t), lists_(s.warps.size()), next_(s.warps.size(), 0) {
-    const auto index = warp_index(s);
-    for (size_t i = 0; i < t.instrs.size(); ++i) lists_[index.at(key_of(t.instrs[i]))].push_back(i);
+    const WarpIndex index = warp_index(s);
+    for (size_t i = 0; i < t.instrs.size(); ++i) {
+      const size_t w = index.find(t.instrs[i].sm, t.instrs[i].warp);
+      if (w == WarpIndex::kNone) throw Error("trace: a warp appeared that the first pass did not see");
+      lists_[w].push_back(i);
+    }
   }
   const trace::Instr& front(size_t w) override { return t_.instrs[lists_[w][next_[w]]]; }
   void pop(size_t w) override { ++next_[w]; }
@@ -91,7 +123,8 @@ class MemorySource : public InstrSource {
 // Read-ahead: a record read for another warp waits in that warp's byte queue, packed (varint
 // fields, zigzag address deltas between active lanes, raw values; no partial sums, which the
 // model never reads): ~6 bytes per lane instead of the 432-byte Instr. Each warp's next
-// instruction is unpacked once into heads_[w], where it stays put until pop(w).
+// instruction is unpacked once into heads_[w], where it stays put until pop(w); a record that
+// is the asking warp's next one (the usual case for a trace in issue order) goes straight there.
 class FileSource : public InstrSource {
  public:
   FileSource(const std::string& path, const TraceSummary& s)
@@ -110,8 +143,18 @@ class FileSource : public InstrSource {
   const trace::Instr& front(size_t w) override {
     if (!head_valid_[w]) {
       Queue& q = queues_[w];
-      while (q.count == 0) read_one();
-      unpack(q, heads_[w]);
+      if (q.count) {
+        unpack(q, heads_[w]);
+      } else {
+        for (;;) {
+          const size_t k = read_one();
+          if (k == w) {
+            heads_[w] = scratch_;
+            break;
+          }
+          pack(queues_[k], scratch_);
+        }
+      }
       head_valid_[w] = 1;
     }
     return heads_[w];
@@ -125,76 +168,85 @@ class FileSource : public InstrSource {
     size_t rd = 0;
     uint32_t count = 0;
   };
-  static void put(std::vector<uint8_t>& b, uint64_t v) {
+  // The most bytes one packed record takes: 8 varint fields (<= 10 bytes) and 32 lanes of a
+  // zigzag delta (<= 10) and a value (4).
+  static constexpr size_t kMaxPacked = 8 * 10 + trace::kLanes * 14;
+  static uint8_t* put(uint8_t* o, uint64_t v) {
     while (v >= 0x80) {
-      b.push_back(static_cast<uint8_t>(v | 0x80));
+      *o++ = static_cast<uint8_t>(v | 0x80);
       v >>= 7;
     }
-    b.push_back(static_cast<uint8_t>(v));
+    *o++ = static_cast<uint8_t>(v);
+    return o;
   }
-  static uint64_t get(const std::vector<uint8_t>& b, size_t& at) {
+  static uint64_t get(const uint8_t*& p) {
     uint64_t v = 0;
     for (int shift = 0;; shift += 7) {
-      const uint8_t c = b[at++];
+      const uint8_t c = *p++;
       v |= static_cast<uint64_t>(c & 0x7F) << shift;
       if (!(c & 0x80)) return v;
     }
   }
-  void read_one() {
+  size_t read_one() {
     if (!reader_.next(scratch_))
       throw Error(fmt::format("{}: the trace ended before its first pass said it would (did the file change?)", path_));
-    const auto it = index_.find(key_of(scratch_));
-    if (it == index_.end()) throw Error(fmt::format("{}: a warp appeared that the first pass did not see", path_));
-    Queue& q = queues_[it->second];
-    const trace::Instr& in = scratch_;
-    put(q.bytes, in.subcore);
-    put(q.bytes, in.seq);
-    put(q.bytes, in.active_mask);
-    put(q.bytes, in.gap);
-    put(q.bytes, in.flags);
-    put(q.bytes, in.reduced_mask);
-    put(q.bytes, in.param);
-    put(q.bytes, in.nparams);
+    const size_t k = index_.find(scratch_.sm, scratch_.warp);
+    if (k == WarpIndex::kNone) throw Error(fmt::format("{}: a warp appeared that the first pass did not see", path_));
+    return k;
+  }
+  void pack(Queue& q, const trace::Instr& in) {
+    const size_t used = q.bytes.size();
+    q.bytes.resize(used + kMaxPacked);
+    uint8_t* const start = q.bytes.data() + used;
+    uint8_t* o = start;
+    o = put(o, in.subcore);
+    o = put(o, in.seq);
+    o = put(o, in.active_mask);
+    o = put(o, in.gap);
+    o = put(o, in.flags);
+    o = put(o, in.reduced_mask);
+    o = put(o, in.param);
+    o = put(o, in.nparams);
     uint32_t prev = 0;
     for (uint32_t m = in.active_mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       const int64_t d = static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev);
-      put(q.bytes, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
+      o = put(o, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
       prev = in.addr[l];
       if (values_) {
-        const uint32_t v = in.value[l];
-        q.bytes.insert(q.bytes.end(), {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8),
-                                       static_cast<uint8_t>(v >> 16), static_cast<uint8_t>(v >> 24)});
+        __builtin_memcpy(o, &in.value[l], 4);
+        o += 4;
       }
     }
+    q.bytes.resize(used + static_cast<size_t>(o - start));
     ++q.count;
     if (++buffered_ > peak_) peak_ = buffered_;
   }
   void unpack(Queue& q, trace::Instr& out) {
-    size_t& at = q.rd;
-    const std::vector<uint8_t>& b = q.bytes;
-    out.subcore = static_cast<uint32_t>(get(b, at));
-    out.seq = get(b, at);
-    out.active_mask = static_cast<uint32_t>(get(b, at));
-    out.gap = static_cast<uint32_t>(get(b, at));
-    out.flags = static_cast<uint32_t>(get(b, at));
-    out.reduced_mask = static_cast<uint32_t>(get(b, at));
-    out.param = static_cast<uint8_t>(get(b, at));
-    out.nparams = static_cast<uint8_t>(get(b, at));
-    out.addr.fill(0);
+    const uint8_t* p = q.bytes.data() + q.rd;
+    const uint8_t* const start = p;
+    out.subcore = static_cast<uint32_t>(get(p));
+    out.seq = get(p);
+    out.active_mask = static_cast<uint32_t>(get(p));
+    out.gap = static_cast<uint32_t>(get(p));
+    out.flags = static_cast<uint32_t>(get(p));
+    out.reduced_mask = static_cast<uint32_t>(get(p));
+    out.param = static_cast<uint8_t>(get(p));
+    out.nparams = static_cast<uint8_t>(get(p));
+    out.addr.fill(0);  // inactive lanes read zero, as from the reader
     out.value.fill(0);
     int64_t prev = 0;
     for (uint32_t m = out.active_mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
-      const uint64_t z = get(b, at);
+      const uint64_t z = get(p);
       prev += static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
       out.addr[l] = static_cast<uint32_t>(prev);
       if (values_) {
-        out.value[l] = static_cast<uint32_t>(b[at]) | static_cast<uint32_t>(b[at + 1]) << 8 |
-                       static_cast<uint32_t>(b[at + 2]) << 16 | static_cast<uint32_t>(b[at + 3]) << 24;
-        at += 4;
+        __builtin_memcpy(&out.value[l], p, 4);
+        p += 4;
       }
     }
+    q.rd += static_cast<size_t>(p - start);
     --q.count;
     --buffered_;
     if (q.count == 0) {
@@ -209,7 +261,7 @@ class FileSource : public InstrSource {
   std::string path_;
   trace::Reader reader_;
   bool values_;
-  std::unordered_map<uint64_t, size_t> index_;
+  WarpIndex index_;
   std::vector<Queue> queues_;
   std::vector<trace::Instr> heads_;
   std::vector<char> head_valid_;

@@ -23,6 +23,7 @@ const char* method_name(Method m) {
     case Method::Hw: return "hw";
     case Method::Cub: return "cub";
     case Method::Adaptive: return "adaptive";
+    case Method::SwT: return "sw-t";
   }
   return "unknown";
 }
@@ -30,15 +31,15 @@ const char* method_name(Method m) {
 SumOrder sum_order(Method m, const Instr& in) {
   if (in.flags & kFlagOpaqueSum) return SumOrder::Opaque;
   if (in.flags & kFlagTreeSum) return SumOrder::Tree;
-  if (m == Method::SwB) return SumOrder::Tree;
+  if (m == Method::SwB || m == Method::SwT) return SumOrder::Tree;
   if (m == Method::Cub) return SumOrder::Opaque;
   return SumOrder::Serial;
 }
 
 Method method_from_name(const std::string& s) {
-  for (Method m : {Method::Baseline, Method::SwS, Method::SwB, Method::Hw, Method::Cub, Method::Adaptive})
+  for (Method m : {Method::Baseline, Method::SwS, Method::SwB, Method::Hw, Method::Cub, Method::Adaptive, Method::SwT})
     if (s == method_name(m)) return m;
-  throw Error("unknown method '" + s + "' (expected baseline, sw-s, sw-b, hw, cub or adaptive)");
+  throw Error("unknown method '" + s + "' (expected baseline, sw-s, sw-b, hw, cub, adaptive or sw-t)");
 }
 
 bool same_content(const Instr& a, const Instr& b) {

@@ -20,9 +20,12 @@ constexpr uint32_t kMaxParams = 64;     // parameters one recorded call may writ
 
 // How the producing kernel issued its atomics (ARC paper section 4; DESIGN.md data path 2).
 // Cub = cub::WarpReduce (sum order is CUB's); Adaptive = per-warp choice of serial sums or
-// the butterfly (kFlagTreeSum marks the latter).
-enum class Method : uint8_t { Baseline = 0, SwS = 1, SwB = 2, Hw = 3, Cub = 4, Adaptive = 5 };
-const char* method_name(Method m);            // "baseline", "sw-s", "sw-b", "hw", "cub", "adaptive"
+// the butterfly (kFlagTreeSum marks the latter). SwT = the transposed reduce-scatter (issue
+// 23): SW-B's eligibility and butterfly sums (tree order), but the call's NP parameter sums go
+// out as ONE warp-level instruction of NP lanes instead of NP one-lane instructions (each
+// parameter's record still carries its own reduced leader and sum, as SW-B's).
+enum class Method : uint8_t { Baseline = 0, SwS = 1, SwB = 2, Hw = 3, Cub = 4, Adaptive = 5, SwT = 6 };
+const char* method_name(Method m);            // "baseline", "sw-s", "sw-b", "hw", "cub", "adaptive", "sw-t"
 Method method_from_name(const std::string&);  // inverse; throws arc::Error on an unknown name
 
 // What an instruction's compute gap counts.

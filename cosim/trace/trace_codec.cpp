@@ -96,7 +96,7 @@ Header decode_header_body(const uint8_t* p, size_t n, const std::string& file, u
   h.subcores_per_sm = c.u32();
   h.kernel_name = c.str();
   const uint8_t m = c.u8();
-  if (m > static_cast<uint8_t>(Method::Adaptive)) c.fail("unknown method code " + std::to_string(m));
+  if (m > static_cast<uint8_t>(Method::SwT)) c.fail("unknown method code " + std::to_string(m));
   h.method = static_cast<Method>(m);
   h.balancing_threshold = c.u32();
   h.scene_generator = c.str();
@@ -202,9 +202,39 @@ std::string check_call(const Instr* call, size_t n) {
   return "";
 }
 
+bool SeqBook::get(uint32_t sm, uint32_t warp, uint64_t& seq) const {
+  if (sm < kDense && warp < kDense) {
+    if (sm >= dense_.size() || warp >= dense_[sm].size() || dense_[sm][warp].epoch != epoch_) return false;
+    seq = dense_[sm][warp].seq;
+    return true;
+  }
+  const auto it = sparse_.find(uint64_t(sm) << 32 | warp);
+  if (it == sparse_.end()) return false;
+  seq = it->second;
+  return true;
+}
+
+void SeqBook::set(uint32_t sm, uint32_t warp, uint64_t seq) {
+  if (sm < kDense && warp < kDense) {
+    if (sm >= dense_.size()) dense_.resize(sm + 1);
+    if (warp >= dense_[sm].size()) dense_[sm].resize(warp + 1);
+    dense_[sm][warp] = {epoch_, seq};
+  } else {
+    sparse_[uint64_t(sm) << 32 | warp] = seq;
+  }
+}
+
+void SeqBook::reset() {
+  sparse_.clear();
+  if (++epoch_ == 0) {  // wrapped: forget every slot for real
+    for (auto& v : dense_) v.assign(v.size(), Slot{});
+    epoch_ = 1;
+  }
+}
+
 void RecordEncoder::reset() {
   prev_addr_ = 0;
-  last_seq_.clear();
+  last_seq_.reset();
 }
 
 void RecordEncoder::encode(const Instr* call, size_t n, Bytes& out) {
@@ -214,11 +244,10 @@ void RecordEncoder::encode(const Instr* call, size_t n, Bytes& out) {
   put_varint(out, in.sm);
   put_varint(out, in.subcore);
   put_varint(out, in.warp);
-  const uint64_t key = uint64_t(in.sm) << 32 | in.warp;
-  auto it = last_seq_.find(key);
-  const uint64_t predicted = it == last_seq_.end() ? 0 : it->second + 1;
+  uint64_t last = 0;
+  const uint64_t predicted = last_seq_.get(in.sm, in.warp, last) ? last + 1 : 0;
   put_varint(out, zigzag(static_cast<int64_t>(in.seq - predicted)));
-  last_seq_[key] = in.seq + n - 1;
+  last_seq_.set(in.sm, in.warp, in.seq + n - 1);
   put_u32(out, mask);
   put_varint(out, in.gap);
   put_varint(out, in.flags);
@@ -248,7 +277,7 @@ void RecordEncoder::encode(const Instr* call, size_t n, Bytes& out) {
 
 void RecordDecoder::reset() {
   prev_addr_ = 0;
-  last_seq_.clear();
+  last_seq_.reset();
 }
 
 void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
@@ -257,9 +286,8 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
   out.sm = static_cast<uint32_t>(c.varint());
   out.subcore = static_cast<uint32_t>(c.varint());
   out.warp = static_cast<uint32_t>(c.varint());
-  const uint64_t key = uint64_t(out.sm) << 32 | out.warp;
-  auto it = last_seq_.find(key);
-  const uint64_t predicted = it == last_seq_.end() ? 0 : it->second + 1;
+  uint64_t last = 0;
+  const uint64_t predicted = last_seq_.get(out.sm, out.warp, last) ? last + 1 : 0;
   out.seq = predicted + static_cast<uint64_t>(unzigzag(c.varint()));
   const uint32_t mask = c.u32();
   out.active_mask = mask;
@@ -277,7 +305,7 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
       c.fail("malformed: a call of " + std::to_string(n) + " params (1.." + std::to_string(kMaxParams) + ")");
     if (n > 1) stride = unzigzag(c.varint());
   }
-  last_seq_[key] = out.seq + n - 1;
+  last_seq_.set(out.sm, out.warp, out.seq + n - 1);
   out.nparams = static_cast<uint8_t>(n);
   int64_t prev = prev_addr_;
   bool first = true;

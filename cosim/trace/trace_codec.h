@@ -92,6 +92,25 @@ BlockHeader parse_block_header(const uint8_t* p, const std::string& where);
 // Checks the payload crc, decompresses, checks the size; throws arc::Error naming `where`.
 void unframe_payload(const BlockHeader& bh, const uint8_t* stored, Bytes& raw, const std::string& where);
 
+// The last sequence number of each warp within the current block: the codec's seq prediction.
+// A table per SM for small ids (hardware slots), a hash map beyond; reset() is O(1).
+class SeqBook {
+ public:
+  bool get(uint32_t sm, uint32_t warp, uint64_t& seq) const;
+  void set(uint32_t sm, uint32_t warp, uint64_t seq);
+  void reset();
+
+ private:
+  static constexpr uint32_t kDense = 1u << 12;
+  struct Slot {
+    uint32_t epoch = 0;
+    uint64_t seq = 0;
+  };
+  uint32_t epoch_ = 1;
+  std::vector<std::vector<Slot>> dense_;
+  std::unordered_map<uint64_t, uint64_t> sparse_;
+};
+
 // Record encoding within a Records block (state resets at every block). One record = one
 // call: `call[0..n)` are its params (n = call[0].nparams), already checked to agree.
 class RecordEncoder {
@@ -103,7 +122,7 @@ class RecordEncoder {
  private:
   bool timing_only_;
   uint32_t prev_addr_ = 0;
-  std::unordered_map<uint64_t, uint64_t> last_seq_;  // (sm << 32 | warp) -> last seq in this block
+  SeqBook last_seq_;  // (sm, warp) -> last seq in this block
 };
 
 class RecordDecoder {
@@ -118,7 +137,7 @@ class RecordDecoder {
   uint16_t version_;
   bool timing_only_;
   uint32_t prev_addr_ = 0;
-  std::unordered_map<uint64_t, uint64_t> last_seq_;
+  SeqBook last_seq_;
 };
 
 // "" when params call[0..n) form one call as Instr::param describes, else what is wrong.

@@ -14,10 +14,12 @@ arc::trace::Method trace_method(const std::string& m) {
   if (m == "swb") return arc::trace::Method::SwB;
   if (m == "cub") return arc::trace::Method::Cub;
   if (m == "adaptive") return arc::trace::Method::Adaptive;
-  // Issue 23: gsplat's cg::reduce (SW-B with X = 1) and the transposed reduce-scatter reduce
-  // the same warps as SW-B into the same sums (the butterfly's pairs; fadd commutes), so the
-  // trace names SW-B; the header's metadata keeps the arc_bench name (arc_method).
-  if (m == "gsplat" || m == "swt") return arc::trace::Method::SwB;
+  // Issue 23: the transposed reduce-scatter reduces SW-B's warps into SW-B's sums (the
+  // butterfly's pairs) but sends them as one NP-lane instruction: its own method, so the
+  // timing model knows. gsplat's cg::reduce is SW-B with X = 1: the trace names SW-B and the
+  // header's metadata keeps the arc_bench name (arc_method).
+  if (m == "swt") return arc::trace::Method::SwT;
+  if (m == "gsplat") return arc::trace::Method::SwB;
   throw arc::Error("trace: unknown method '" + m + "'");
 }
 

@@ -173,7 +173,7 @@ TEST(TraceOut, TreeSumFlag) {
   EXPECT_NE(to_instrs(uni, "gsplat")[0].flags & arc::trace::kFlagTreeSum, 0u);
   EXPECT_NE(to_instrs(uni, "swt")[1].flags & arc::trace::kFlagTreeSum, 0u);
   EXPECT_EQ(trace_method("gsplat"), arc::trace::Method::SwB);
-  EXPECT_EQ(trace_method("swt"), arc::trace::Method::SwB);
+  EXPECT_EQ(trace_method("swt"), arc::trace::Method::SwT);
   EXPECT_THROW(trace_method("floor"), arc::Error);
   uni.reduced = 0;  // per-lane atomics: no sums, no flag
   EXPECT_EQ(to_instrs(uni, "adaptive")[0].flags & arc::trace::kFlagTreeSum, 0u);

@@ -245,7 +245,7 @@ TEST(TraceFormat, WriterRejectsInvalidInstructions) {
 }
 
 TEST(TraceFormat, MethodNames) {
-  for (Method m : {Method::Baseline, Method::SwS, Method::SwB, Method::Hw, Method::Cub, Method::Adaptive})
+  for (Method m : {Method::Baseline, Method::SwS, Method::SwB, Method::Hw, Method::Cub, Method::Adaptive, Method::SwT})
     EXPECT_EQ(method_from_name(method_name(m)), m);
   EXPECT_THROW(method_from_name("sw-x"), Error);
 }

@@ -1,0 +1,43 @@
+// ARC-SW's issue cost: the cycles a warp's reduction instructions hold its sub-core's issue
+// port before the atomic's requests leave (the sub-core charges them; subcore.h).
+//  - sw-s: per reduce call (at param 0) sw_overhead + sws_cycles_per_key x distinct
+//    addresses (match_any); per instruction sws_cycles_per_lane x its in-core adds (sum over
+//    the reduced groups of lanes - 1: the serial chains run group after group).
+//  - sw-b: sw_overhead at param 0 (the eligibility check and the first butterfly; the value
+//    calibrated on one-parameter calls), and again at every further parameter whose warp is
+//    reduced (its own 5-step butterfly): a 3DGS call of 9 reduced parameters pays 9x.
+//  - sw-t (the transposed reduce-scatter): a reduced call pays its exchange steps at param 0,
+//    swt_shuffles(nparams) x (sw_overhead / 5), one butterfly step's cost; one parameter is
+//    the butterfly's 5 steps, so sw-t and sw-b cost the same there. A call that is not
+//    reduced pays sw_overhead, as sw-b's.
+#pragma once
+#include <cstdint>
+
+#include "clock.h"
+#include "params.h"
+#include "trace.h"
+
+namespace arc::sim {
+
+struct SwCostSetup {
+  Mode mode = Mode::Baseline;
+  uint32_t sw_overhead = 0;
+  uint32_t sws_per_key = 0;
+  uint32_t sws_per_lane = 0;
+  uint32_t threshold = 2;
+};
+
+// Shuffles (each with one add) of the transposed reduce-scatter for a call of `nparams`
+// scalar parameters (1..32): the halving steps over K = next power of two of nparams slots
+// (pairs that are padding on every lane skipped), then the plain xor steps down to offset 1.
+// sw/include/arc/swt_shape.h holds the CUDA side's count (tests check they agree).
+uint32_t swt_shuffles(uint32_t nparams);
+
+// Whether sw-b / sw-t reduce this instruction's warp: every active lane on one address, at
+// least `threshold` (and 2) of them; sw-t also needs nparams <= 32 (its K slots).
+bool tree_eligible(Mode mode, const trace::Instr& in, uint32_t threshold);
+
+// The issue cycles charged before `in` leaves (0 for baseline and arc-hw).
+Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in);
+
+}  // namespace arc::sim
