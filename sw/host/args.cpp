@@ -12,7 +12,7 @@
 namespace arc::sw {
 namespace {
 
-const std::vector<std::string> kMethods{"baseline", "sws", "swb", "cub", "adaptive", "block", "gsplat", "swt", "floor"};
+const std::vector<std::string> kMethods{"baseline", "sws", "swb", "cub", "adaptive", "block", "gsplat", "swt", "floor", "shm"};
 
 long long to_int(const std::string& opt, const std::string& v, long long lo, long long hi) {
   return arc::parse_int(v, opt, lo, hi);  // decimal only, one range check for every tool
@@ -63,7 +63,7 @@ MethodSpec parse_method(const std::string& s) {
   m.name = parts[0];
   if (std::find(kMethods.begin(), kMethods.end(), m.name) == kMethods.end())
     throw arc::Error("--methods: unknown method '" + s +
-                     "' (baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor; options -v2/-v4, -cas, -noatomic, -clamp, "
+                     "' (baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor, shm; options -v2/-v4, -cas, -noatomic, -clamp, "
                      "-skip)");
   int stage = 0;  // options must come in label order, each at most once
   auto order = [&](int st, const std::string& opt) {
@@ -98,6 +98,8 @@ MethodSpec parse_method(const std::string& s) {
     throw arc::Error("--methods: " + m.name + " takes no options ('" + s + "')");
   if (m.name == "swt" && m.label() != m.label_base())
     throw arc::Error("--methods: swt takes only -v2/-v4 ('" + s + "')");
+  if (m.name == "shm" && (m.label() != m.label_base() || m.vec == 2))
+    throw arc::Error("--methods: shm takes only -v4 ('" + s + "')");
   return m;
 }
 
@@ -108,7 +110,7 @@ bool known_workload(const std::string& w) {
 }
 
 std::string usage() {
-  return "usage: arc_bench [--workloads gs,gs-il,gs-garden[-il],gs-object[-il],pulsar,tex] [--methods baseline,sws,swb,cub,adaptive,block,gsplat,swt,floor\n"
+  return "usage: arc_bench [--workloads gs,gs-il,gs-garden[-il],gs-object[-il],pulsar,tex] [--methods baseline,sws,swb,cub,adaptive,block,gsplat,swt,floor,shm\n"
          "                 [-v4][-cas|-noatomic][-clamp][-skip],...]\n"
          "                 [--thresholds 1,2,4,...] [--opt-thresholds 1,2,8,16] [--reps N] [--warmup N]\n"
          "                 [--size WxH] [--gaussians N] [--spheres N] [--tex WxH] [--seed S] [--out DIR]\n"
@@ -185,6 +187,7 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
     if (m.label() != m.name) throw arc::Error("--trace-method: only plain methods are traced");
     if (m.name == "block") throw arc::Error("--trace-method: the block-level method is not traceable (warp-level format)");
     if (m.name == "floor") throw arc::Error("--trace-method: the compute floor writes no gradient (nothing to trace)");
+    if (m.name == "shm") throw arc::Error("--trace-method: shm (block-level shared-memory privatization) is not traceable");
     a.trace_method = m.name;
   }
   if (trace_threshold) a.trace_threshold = static_cast<int>(to_int("--trace-threshold", *trace_threshold, 0, 32));

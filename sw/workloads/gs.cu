@@ -171,7 +171,9 @@ class GsWorkload final : public Workload {
   std::string generator() const override { return scene_.generator; }
   uint64_t seed() const override { return scene_.seed; }
   // Separate arrays take scalar atomics only (float4 needs the interleaved record).
-  bool supports(const MethodSpec& m) const override { return !separate_ || m.vec == 1; }
+  // shm (block privatization) is built for pulsar and tex: a gs tile's warps already name one
+  // Gaussian per call (the tree methods reduce them).
+  bool supports(const MethodSpec& m) const override { return m.name != "shm" && (!separate_ || m.vec == 1); }
   // Where Gaussian i's parameter p is in grads().
   size_t gidx(size_t i, int p) const {
     return separate_ ? static_cast<size_t>(word_of_[p]) + i * static_cast<size_t>(arrays_.width[p]) : i * kStride + p;
