@@ -105,12 +105,13 @@ MethodSpec parse_method(const std::string& s) {
 
 bool known_workload(const std::string& w) {
   for (const char* g : {"gs", "gs-garden", "gs-object"})
-    if (w == g || w == std::string(g) + "-il" || w == std::string(g) + "-abs") return true;
+    if (w == g || w == std::string(g) + "-il" || w == std::string(g) + "-abs" || w == std::string(g) + "-depth")
+      return true;
   return w == "pulsar" || w == "tex";
 }
 
 std::string usage() {
-  return "usage: arc_bench [--workloads gs,gs-il,gs-garden[-il],gs-object[-il],pulsar,tex] [--methods baseline,sws,swb,cub,adaptive,block,gsplat,swt,floor,shm\n"
+  return "usage: arc_bench [--workloads gs[-il|-abs|-depth],gs-garden[-il],gs-object[-il],pulsar,tex] [--methods baseline,sws,swb,cub,adaptive,block,gsplat,swt,floor,shm\n"
          "                 [-v4][-cas|-noatomic][-clamp][-skip],...]\n"
          "                 [--thresholds 1,2,4,...] [--opt-thresholds 1,2,8,16] [--reps N] [--warmup N]\n"
          "                 [--size WxH] [--gaussians N] [--spheres N] [--tex WxH] [--seed S] [--out DIR]\n"
@@ -150,7 +151,7 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
   if (workloads) {
     a.workloads = split_list(*workloads);
     for (const auto& w : a.workloads)
-      if (!known_workload(w)) throw arc::Error("--workloads: unknown workload '" + w + "' (gs, gs-garden, gs-object [-il|-abs], pulsar, tex)");
+      if (!known_workload(w)) throw arc::Error("--workloads: unknown workload '" + w + "' (gs, gs-garden, gs-object [-il|-abs|-depth], pulsar, tex)");
     if (a.workloads.empty()) throw arc::Error("--workloads: empty list");
   }
   if (methods) {

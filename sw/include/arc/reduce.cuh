@@ -432,31 +432,34 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
     // No threshold, no per-workload setting: per call, from what the warp sees (calling set
     // convergent = whole warp or divergent = a subset, n active lanes, uniform = one primitive,
     // else g match groups of at most s_max lanes, vector width vec): reduce where the requests
-    // removed outweigh the in-core steps added. Units: one lane request = one shuffle+add
-    // step; H100 microbench (results/h100/microbench/prims.csv, full chip): shfl_down 12.9
-    // issue cycles per step per sub-core, reduce_baseline with 32 distinct words 404.2 per
-    // warp step = 12.6 per lane request. q = ceil(NP / vec) requests per lane.
-    //   1. convergent + uniform: the butterfly (SwB; on the H100 SW-B beat SW-T on 3DGS, 2.896
-    //      vs 3.740 ms) iff (n - 1) q > 5 NP: 3DGS scalar n >= 7 (measured best X = 8..12),
-    //      3DGS float4 n >= 17 (measured swb-v4 best X = 16), tex float4 n >= 22 (little).
-    //   2. convergent, several primitives: match only if the most it can save, (n - 2) q,
-    //      exceeds kMatch = 32 units (prims.csv: match_any, one group, 260.8 issue cycles =
+    // removed outweigh the in-core steps added, in units of one shuffle+add step. A convergent
+    // lane request costs c = 1/2 unit scalar, 1 unit float4 (q = ceil(NP / vec) requests per
+    // lane): fitted to the H100 SW-B threshold sweeps (results/h100/issue20-23: gs best X = 12,
+    // gs-il swb-v4 best X = 16); the microbench's full-chip ratio for distinct words is 1:1
+    // (microbench/prims.csv: shfl_down 12.9 issue cycles per step per sub-core, reduce_baseline
+    // with 32 distinct words 404.2 per warp step = 12.6 per lane request).
+    //   1. convergent + uniform: the butterfly (SwB: it beat SW-T on 3DGS, 2.896 vs 3.740 ms)
+    //      iff (n - 1) q c > 5 NP: 3DGS (9 or 11 values, scalar) n >= 12, 3DGS float4 n >= 17,
+    //      tex float4 n >= 22 (little reduction, as measured).
+    //   2. convergent, several primitives: match only if the most it can save, (n - 2) q c,
+    //      exceeds kMatch = 32 units (prims.csv: match_any with one group 260.8 issue cycles =
     //      20 steps, plus the group loop's >= NP; on tex float4 sws-v4 X=32, which matches and
     //      reduces nothing, costs 0.0760 ms vs baseline-v4 0.0719): never with float4 tex;
-    //      then serial sums iff (n - g) q > (s_max - 1) NP (the groups' loops run side by side).
-    //   3. divergent (pulsar): q = NP (vector width ignored: measured, divergent pulsar with
-    //      float4 wants every pair reduced, sws-v4 X=2 0.381 ms vs v1's rule 0.499) and ties
-    //      reduce: (n - g) NP >= (s_max - 1) NP always holds, so every group of >= 2 lanes is
-    //      summed serially = SW-S X=2 (a uniform divergent call needs no match: one group).
-    // Groups of one always send their own atomic.
+    //      then serial sums iff (n - g) q c > (s_max - 1) NP (the groups' loops side by side).
+    //   3. divergent (pulsar): a request costs 1 unit per value whatever the width (measured:
+    //      divergent pulsar with float4 wants every pair reduced, sws-v4 X=2 0.381 ms vs v1's
+    //      rule 0.499) and ties reduce: (n - g) NP >= (s_max - 1) NP always holds, so every
+    //      group of >= 2 lanes is summed serially = SW-S X=2 (a uniform call needs no match).
+    // Groups of one always send their own atomic. (Costs kept doubled to stay in integers.)
     constexpr int kReq = (NP + kVec - 1) / kVec;
+    constexpr int kReq2 = kVec == 1 ? kReq : 2 * kReq;  // 2 q c
     constexpr int kMatch = 32;
     const bool conv = mask == kFullMask;
     const int n = __popc(act);
     int p0 = 0;
     const bool same = detail::uniform_prim(mask, act, active, prim, p0);
     if (conv && same) {
-      if ((n - 1) * kReq > 5 * NP) {
+      if ((n - 1) * kReq2 > 10 * NP) {
         detail::butterfly_sum<NP>(acc);
         detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
       } else {
@@ -464,7 +467,7 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
       }
       return;
     }
-    if (conv && (n - 2) * kReq <= kMatch) {
+    if (conv && (n - 2) * kReq2 <= 2 * kMatch) {
       detail::per_lane<NP, kOpt>(rec, mask, act, active, base, val, acc, p);
       return;
     }
@@ -473,7 +476,7 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
     const bool leader = static_cast<int>(lane) == __ffs(grp) - 1;
     const int g = __popc(__ballot_sync(act, leader));
     const int s_max = static_cast<int>(__reduce_max_sync(act, static_cast<unsigned>(__popc(grp))));
-    const bool worth = conv ? (n - g) * kReq > (s_max - 1) * NP : (n - g) >= (s_max - 1);
+    const bool worth = conv ? (n - g) * kReq2 > 2 * (s_max - 1) * NP : (n - g) >= (s_max - 1);
     const bool reduce_here = worth && __popc(grp) > 1;
     if (reduce_here) detail::serial_sum<NP>(grp, acc);
     const unsigned reduced = __ballot_sync(act, reduce_here && leader);
