@@ -72,6 +72,7 @@
 #include <cooperative_groups/reduce.h>
 #include <cub/warp/warp_reduce.cuh>
 
+#include "arc/adaptive_rule.h"
 #include "arc/layout.cuh"
 #include "arc/swt_shape.h"
 
@@ -450,16 +451,14 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
     //      divergent pulsar with float4 wants every pair reduced, sws-v4 X=2 0.381 ms vs v1's
     //      rule 0.499) and ties reduce: (n - g) NP >= (s_max - 1) NP always holds, so every
     //      group of >= 2 lanes is summed serially = SW-S X=2 (a uniform call needs no match).
-    // Groups of one always send their own atomic. (Costs kept doubled to stay in integers.)
-    constexpr int kReq = (NP + kVec - 1) / kVec;
-    constexpr int kReq2 = kVec == 1 ? kReq : 2 * kReq;  // 2 q c
-    constexpr int kMatch = 32;
+    // Groups of one always send their own atomic. The tests: arc/adaptive_rule.h (host+device).
+    using Rule = detail::AdaptiveRule;
     const bool conv = mask == kFullMask;
     const int n = __popc(act);
     int p0 = 0;
     const bool same = detail::uniform_prim(mask, act, active, prim, p0);
     if (conv && same) {
-      if ((n - 1) * kReq2 > 10 * NP) {
+      if (Rule::tree(n, NP, kVec)) {
         detail::butterfly_sum<NP>(acc);
         detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
       } else {
@@ -467,7 +466,7 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
       }
       return;
     }
-    if (conv && (n - 2) * kReq2 <= 2 * kMatch) {
+    if (conv && !Rule::match(n, NP, kVec)) {
       detail::per_lane<NP, kOpt>(rec, mask, act, active, base, val, acc, p);
       return;
     }
@@ -476,7 +475,7 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
     const bool leader = static_cast<int>(lane) == __ffs(grp) - 1;
     const int g = __popc(__ballot_sync(act, leader));
     const int s_max = static_cast<int>(__reduce_max_sync(act, static_cast<unsigned>(__popc(grp))));
-    const bool worth = conv ? (n - g) * kReq2 > 2 * (s_max - 1) * NP : (n - g) >= (s_max - 1);
+    const bool worth = Rule::serial(conv, n, g, s_max, NP, kVec);
     const bool reduce_here = worth && __popc(grp) > 1;
     if (reduce_here) detail::serial_sum<NP>(grp, acc);
     const unsigned reduced = __ballot_sync(act, reduce_here && leader);
