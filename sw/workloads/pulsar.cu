@@ -270,13 +270,15 @@ class PulsarWorkload final : public Workload {
     ARC_CUDA(cudaMemcpy(ranges.data(), binner_.ranges(), tiles * sizeof(uint2), cudaMemcpyDeviceToHost));
     ARC_CUDA(cudaMemcpy(list.data(), binner_.list(), list.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     const auto ids = ids_.download();
-    double walked = 0, used = 0, entries = 0;
+    double walked = 0, used = 0, entries = 0, shm_fit = 0, busy = 0;  // shm: non-empty tiles whose list fits kShmList
     std::vector<char> mark;
     for (int ty = 0; ty < tiles_y_; ++ty)
       for (int tx = 0; tx < tiles_x_; ++tx) {
         const uint2 r = ranges[static_cast<size_t>(ty) * tiles_x_ + tx];
         if (r.y <= r.x) continue;
         entries += r.y - r.x;
+        busy += 1;
+        shm_fit += r.y - r.x <= static_cast<uint32_t>(kShmList) ? 1 : 0;
         mark.assign(r.y - r.x, 0);
         for (int y = ty * kTile; y < std::min(cam_.h, (ty + 1) * kTile); ++y)
           for (int x = tx * kTile; x < std::min(cam_.w, (tx + 1) * kTile); ++x) {
@@ -301,7 +303,8 @@ class PulsarWorkload final : public Workload {
             {"pulsar.mean_spheres_per_pixel", std::to_string(s / static_cast<double>(c.size()))},
             {"pulsar.entries_per_tile", std::to_string(entries / nt)},
             {"pulsar.block_walk_steps_per_tile", std::to_string(walked / nt)},
-            {"pulsar.block_reducing_steps_per_tile", std::to_string(used / nt)}};
+            {"pulsar.block_reducing_steps_per_tile", std::to_string(used / nt)},
+            {"pulsar.shm_tiles_fitting_fraction", std::to_string(shm_fit / std::max(busy, 1.0))}};
   }
   void forward() override {
     project<<<div_up(scene_.n, 256), 256>>>(static_cast<int>(scene_.n), pos_.get(), radius_.get(), opac_.get(),

@@ -181,11 +181,14 @@ class TexWorkload final : public Workload {
     // with an active lane and those whose active lanes all name one texel (the block tree
     // reduces them; the rest fall back). Host arithmetic: a pixel on a texel boundary may
     // round differently on the GPU.
-    size_t covered = 0, calls = 0, uniform = 0;
+    // shm: the tiles whose texel box fits kShmTexels (privatized) and the pixels they cover.
+    size_t covered = 0, calls = 0, uniform = 0, shm_tiles = 0, shm_pixels = 0, busy_tiles = 0;
     for (int ty = 0; ty < tiles_y_; ++ty)
       for (int tx = 0; tx < tiles_x_; ++tx) {
         int first[4] = {-1, -1, -1, -1};
         bool same[4] = {true, true, true, true};
+        int xlo = 1 << 30, xhi = -1, ylo = 1 << 30, yhi = -1;
+        size_t tile_px = 0;
         for (int y = ty * kTile; y < std::min(map_.h, (ty + 1) * kTile); ++y)
           for (int x = tx * kTile; x < std::min(map_.w, (tx + 1) * kTile); ++x) {
             float tu, tv;
@@ -197,8 +200,15 @@ class TexWorkload final : public Workload {
             for (int k = 0; k < 4; ++k) {
               if (first[k] < 0) first[k] = idx[k];
               same[k] = same[k] && idx[k] == first[k];
+              xlo = std::min(xlo, idx[k] % map_.tw), xhi = std::max(xhi, idx[k] % map_.tw);
+              ylo = std::min(ylo, idx[k] / map_.tw), yhi = std::max(yhi, idx[k] / map_.tw);
             }
+            ++tile_px;
           }
+        if (tile_px) {
+          ++busy_tiles;
+          if (static_cast<int64_t>(xhi - xlo + 1) * (yhi - ylo + 1) <= kShmTexels) ++shm_tiles, shm_pixels += tile_px;
+        }
         for (int k = 0; k < 4; ++k)
           if (first[k] >= 0) ++calls, uniform += same[k] ? 1 : 0;
       }
@@ -208,7 +218,9 @@ class TexWorkload final : public Workload {
             {"tex.frame", std::to_string(map_.w) + "x" + std::to_string(map_.h)},
             {"tex.coverage", std::to_string(static_cast<double>(covered) / (static_cast<double>(map_.w) * map_.h))},
             {"tex.block_calls", std::to_string(calls)},
-            {"tex.block_uniform_calls", std::to_string(uniform)}};
+            {"tex.block_uniform_calls", std::to_string(uniform)},
+            {"tex.shm_tiles_fitting", std::to_string(shm_tiles) + " of " + std::to_string(busy_tiles)},
+            {"tex.shm_pixel_fraction", std::to_string(static_cast<double>(shm_pixels) / std::max<size_t>(covered, 1))}};
   }
   void forward() override {
     forward_kernel<<<tiles_x_ * tiles_y_, kBlock>>>(map_, tiles_x_, noise_.get(), texels_.get(), out_.get());
