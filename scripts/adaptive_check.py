@@ -77,4 +77,9 @@ if __name__ == "__main__":
     args = [x for x in args if x != "--report-only"]
     if len(args) != 1:
         sys.exit("usage: adaptive_check.py [--report-only] bench.json")
-    sys.exit(0 if main(args[0]) or report_only else 1)
+    try:
+        ok = main(args[0])
+    except (OSError, ValueError, KeyError) as e:
+        print(f"adaptive_check: error: {args[0]}: {e}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(0 if ok or report_only else 1)
