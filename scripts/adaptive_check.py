@@ -4,12 +4,21 @@ row (any method, threshold or vector width; the floor and the no-atomics bound a
 results), Adaptive's best row (adaptive or adaptive-v4) and its gap to the fastest, the fastest
 row's to_floor, and the floor's margin below the fastest checked row; with a gsplat row, the
 fastest row's speedup over gsplat and the transposed scheme's gain over SW-B (issue 23).
-Usage: scripts/adaptive_check.py bench.json > check.md"""
+Then issue 20's verdict: on each of gs, pulsar and tex, Adaptive within 3% of the fastest
+checked row and the fastest checked row's to_floor >= 0.9; exit status 1 when any fails (or a
+workload is missing), unless --report-only.
+Usage: scripts/adaptive_check.py [--report-only] bench.json > check.md"""
 import json
 import sys
 
 
+DONE_WORKLOADS = ("gs", "pulsar", "tex")
+MAX_GAP = 0.03
+MIN_TO_FLOOR = 0.9
+
+
 def main(path):
+    verdict = {}
     with open(path) as f:
         rows = json.load(f)["rows"]
     print("| workload | fastest checked row | Adaptive (best width) | Adaptive vs fastest | fastest to_floor "
@@ -43,9 +52,34 @@ def main(path):
         t, b = fastest("swt"), fastest("swb")
         tb = f"{b['grad_ms'] / t['grad_ms']:.3f}x" if t and b else "n/a"
         print(f"| {w} | {label(best)} | {label(a) if a else 'n/a'} | {gap} | {tf} | {fl} | {vg} | {tb} |")
+        if w in DONE_WORKLOADS:
+            why = []
+            if not a:
+                why.append("no checked Adaptive row")
+            elif a["grad_ms"] > best["grad_ms"] * (1.0 + MAX_GAP):
+                why.append(f"Adaptive {gap} over the fastest (> +{100 * MAX_GAP:.0f}%)")
+            if best.get("to_floor") is None or best["to_floor"] < MIN_TO_FLOOR:
+                why.append(f"fastest to_floor {tf} < {MIN_TO_FLOOR}")
+            verdict[w] = why
+    print()
+    ok = True
+    for w in DONE_WORKLOADS:
+        why = verdict.get(w, ["no rows"])
+        ok = ok and not why
+        print(f"done-when {w}: {'PASS' if not why else 'FAIL (' + '; '.join(why) + ')'}")
+    print(f"issue 20 done-when: {'PASS' if ok else 'FAIL'}")
+    return ok
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: adaptive_check.py bench.json")
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    report_only = "--report-only" in args
+    args = [x for x in args if x != "--report-only"]
+    if len(args) != 1:
+        sys.exit("usage: adaptive_check.py [--report-only] bench.json")
+    try:
+        ok = main(args[0])
+    except (OSError, ValueError, KeyError) as e:
+        print(f"adaptive_check: error: {args[0]}: {e}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(0 if ok or report_only else 1)

@@ -5,13 +5,18 @@
 # float4 variants and the no-atomics bound, on gs, pulsar and tex at the benchmark sizes, with
 # finite differences of every checked method, a repeat pass (run-to-run spread), and trace
 # captures of the new methods on small crops (for `arcsim verify` on the CPU machine), two of
-# them a pulsar capture taken twice (issue 23: deterministic lane groups).
+# them a pulsar capture taken twice (issue 23: deterministic lane groups). Phase 2 (issue 20's
+# to_floor gap): the block-level shared-memory privatization (`shm`, `shm-v4`; pulsar and tex),
+# Adaptive rule v2 (sw/include/arc/reduce.cuh) and gs-depth (issue 23: the inverse-depth
+# gradient, 10 values per call); scripts/adaptive_check.py's verdict decides the exit status.
 #
 # Usage: scripts/gpu-bench-issue20.sh OUT_DIR [ARC_BENCH]
 #   ARC_BENCH defaults to .devcarry/arc_bench (built on the CPU machine: nvcc 13.0, sm_90);
 #   .devcarry/lib (libzstd.so.1) goes on LD_LIBRARY_PATH.
-# Output (7 files): OUT_DIR/bench.{json,csv,log}, OUT_DIR/gpu.txt, OUT_DIR/repeat/bench.{json,csv},
-#   OUT_DIR/traces.tar.gz (*.arctrace + capture logs).
+# Output (8 files): OUT_DIR/bench.{json,csv,log}, OUT_DIR/gpu.txt, OUT_DIR/repeat/bench.{json,csv},
+#   OUT_DIR/traces.tar.gz (*.arctrace + capture logs), OUT_DIR/adaptive_check.md (the verdict).
+# Exit status: 1 if a step failed; the done-when verdict is in adaptive_check.md, not the status
+#   (a failed verdict is a result, not a failed run).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?OUT_DIR}
@@ -33,19 +38,21 @@ meta=(--meta "gpu_name=$(gpu_smi name)" --meta "driver=$(gpu_smi driver_version)
 #    the real codes' separate gradient arrays (scalar atomics); gs-il = the fog with the
 #    interleaved 12-word record (the float4 rows); gs-abs = the fog with gsplat's absgrad too
 #    (11 values per call into separate arrays). The scene statistics (per-tile counts,
-#    blended per pixel, early stops) land in bench.json meta.
-methods=baseline,floor,gsplat,sws,swb,swt,cub,adaptive
-methods+=,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4
+#    blended per pixel, early stops) land in bench.json meta. gs-depth = the fog with the
+#    inverse-depth gradient (10 values per call, separate arrays). shm / shm-v4 run on pulsar
+#    and tex only (the gs workloads skip them).
+methods=baseline,floor,gsplat,sws,swb,swt,cub,adaptive,shm
+methods+=,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4,shm-v4
 methods+=,baseline-noatomic,baseline-v4-noatomic
-timeout 300 "$bin" --fd --reps 30 --workloads gs,gs-il,gs-garden,gs-object,gs-abs,pulsar,tex --methods "$methods" --out "$out" "${meta[@]}" \
-  > "$out/bench.log" 2>&1 || status=1
+timeout 320 "$bin" --fd --reps 30 --workloads gs,gs-il,gs-garden,gs-object,gs-abs,gs-depth,pulsar,tex \
+  --methods "$methods" --out "$out" "${meta[@]}" > "$out/bench.log" 2>&1 || status=1
 tail -80 "$out/bench.log"
 
 # 2. The same binary again (subset, fewer thresholds): the run-to-run spread.
 mkdir -p "$out/repeat"
 timeout 75 "$bin" --no-check --reps 20 --workloads gs,gs-il,gs-garden,pulsar,tex \
-  --methods baseline,floor,gsplat,sws,swb,swt,adaptive,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4 \
-  --thresholds 2,8,16 --out "$out/repeat" >> "$out/bench.log" 2>&1 || status=1
+  --methods baseline,floor,gsplat,sws,swb,swt,adaptive,shm,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4,shm-v4 \
+  --thresholds 2,12,16 --out "$out/repeat" >> "$out/bench.log" 2>&1 || status=1
 
 # 3. Traces (32x32 crops, 100 primitives; the pulsar pair at 96x64, 889 spheres = the 1080p density, SW-S X=2).
 t=$(mktemp -d)
@@ -66,6 +73,9 @@ cap tex-adaptive tex adaptive 0 32x32 100 >> "$t/captures.txt"
 cap pulsar-adaptive pulsar adaptive 0 32x32 100 >> "$t/captures.txt"
 cap pulsar-sws-run1 pulsar sws 2 96x64 889 >> "$t/captures.txt"
 cap pulsar-sws-run2 pulsar sws 2 96x64 889 >> "$t/captures.txt"
+# Adaptive v2 at the 1080p densities (pulsar: divergent groups; tex: its per-lane path).
+cap pulsar-adaptive-96 pulsar adaptive 0 96x64 889 >> "$t/captures.txt"
+cap tex-adaptive-96 tex adaptive 0 96x64 100 >> "$t/captures.txt"
 cat "$t/captures.txt" | tee -a "$out/bench.log"
 tar -C "$t" -czf "$out/traces.tar.gz" . || status=1
 rm -rf "$t"
@@ -75,7 +85,9 @@ ls -la "$out" "$out/repeat"
 # Issue 20's "done when" per workload (also in bench.log): Adaptive vs the fastest checked row,
 # to_floor, the floor's margin, speedups over gsplat and of swt over swb.
 if command -v python3 > /dev/null; then
-  python3 "$root/scripts/adaptive_check.py" "$out/bench.json" 2>&1 | tee -a "$out/bench.log"
+  python3 "$root/scripts/adaptive_check.py" "$out/bench.json" > "$out/adaptive_check.md" 2>&1
+  echo "adaptive_check.py exit status $? (0 = issue 20's done-when holds)" >> "$out/adaptive_check.md"
+  tee -a "$out/bench.log" < "$out/adaptive_check.md"
   python3 "$root/scripts/methods_table.py" "$out/bench.json" >> "$out/bench.log" 2>&1
 fi
 exit $status

@@ -33,10 +33,11 @@ std::unique_ptr<Workload> make(const std::string& w, const BenchArgs& a, int wid
       if (has) core.resize(core.size() - suffix.size());
       return has;
     };
+    const bool depth = strip("-depth");  // gs[-scene]-depth: the inverse-depth gradient too
     const bool abs = strip("-abs");  // gs[-scene]-abs: gsplat's absgrad too (separate arrays)
     const bool il = strip("-il");
     const std::string scene = core == "gs" ? "fog" : core.substr(3);
-    return make_gs(width, height, prims ? prims : a.gaussians, a.seed, scene, !il, abs && !il);
+    return make_gs(width, height, prims ? prims : a.gaussians, a.seed, scene, !il, abs && !il, depth && !il && !abs);
   }
   if (w == "pulsar") return make_pulsar(width, height, prims ? prims : a.spheres, a.seed);
   return make_tex(width, height, a.tex_w, a.tex_h, a.seed);
@@ -83,7 +84,8 @@ int run_trace(const BenchArgs& a, const cudaDeviceProp& prop) {
   // interleaved layout (same scene, same sums; only the gradient addresses differ).
   std::string tw = a.trace_workload;
   if (tw.rfind("gs", 0) == 0 && tw.find("-il") == std::string::npos) {
-    if (tw.size() > 4 && tw.compare(tw.size() - 4, 4, "-abs") == 0) tw.resize(tw.size() - 4);
+    for (const std::string suf : {"-abs", "-depth"})
+      if (tw.size() > suf.size() && tw.compare(tw.size() - suf.size(), suf.size(), suf) == 0) tw.resize(tw.size() - suf.size());
     tw += "-il";
     std::printf("trace: %s traced as %s (separate gradient arrays cannot be named by the trace format)\n",
                 a.trace_workload.c_str(), tw.c_str());

@@ -12,7 +12,7 @@
 namespace arc::sw {
 namespace {
 
-const std::vector<std::string> kMethods{"baseline", "sws", "swb", "cub", "adaptive", "block", "gsplat", "swt", "floor"};
+const std::vector<std::string> kMethods{"baseline", "sws", "swb", "cub", "adaptive", "block", "gsplat", "swt", "floor", "shm"};
 
 long long to_int(const std::string& opt, const std::string& v, long long lo, long long hi) {
   return arc::parse_int(v, opt, lo, hi);  // decimal only, one range check for every tool
@@ -63,7 +63,7 @@ MethodSpec parse_method(const std::string& s) {
   m.name = parts[0];
   if (std::find(kMethods.begin(), kMethods.end(), m.name) == kMethods.end())
     throw arc::Error("--methods: unknown method '" + s +
-                     "' (baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor; options -v2/-v4, -cas, -noatomic, -clamp, "
+                     "' (baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor, shm; options -v2/-v4, -cas, -noatomic, -clamp, "
                      "-skip)");
   int stage = 0;  // options must come in label order, each at most once
   auto order = [&](int st, const std::string& opt) {
@@ -98,17 +98,20 @@ MethodSpec parse_method(const std::string& s) {
     throw arc::Error("--methods: " + m.name + " takes no options ('" + s + "')");
   if (m.name == "swt" && m.label() != m.label_base())
     throw arc::Error("--methods: swt takes only -v2/-v4 ('" + s + "')");
+  if (m.name == "shm" && (m.label() != m.label_base() || m.vec == 2))
+    throw arc::Error("--methods: shm takes only -v4 ('" + s + "')");
   return m;
 }
 
 bool known_workload(const std::string& w) {
   for (const char* g : {"gs", "gs-garden", "gs-object"})
-    if (w == g || w == std::string(g) + "-il" || w == std::string(g) + "-abs") return true;
+    if (w == g || w == std::string(g) + "-il" || w == std::string(g) + "-abs" || w == std::string(g) + "-depth")
+      return true;
   return w == "pulsar" || w == "tex";
 }
 
 std::string usage() {
-  return "usage: arc_bench [--workloads gs,gs-il,gs-garden[-il],gs-object[-il],pulsar,tex] [--methods baseline,sws,swb,cub,adaptive,block,gsplat,swt,floor\n"
+  return "usage: arc_bench [--workloads gs[-il|-abs|-depth],gs-garden[-il],gs-object[-il],pulsar,tex] [--methods baseline,sws,swb,cub,adaptive,block,gsplat,swt,floor,shm\n"
          "                 [-v4][-cas|-noatomic][-clamp][-skip],...]\n"
          "                 [--thresholds 1,2,4,...] [--opt-thresholds 1,2,8,16] [--reps N] [--warmup N]\n"
          "                 [--size WxH] [--gaussians N] [--spheres N] [--tex WxH] [--seed S] [--out DIR]\n"
@@ -148,7 +151,7 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
   if (workloads) {
     a.workloads = split_list(*workloads);
     for (const auto& w : a.workloads)
-      if (!known_workload(w)) throw arc::Error("--workloads: unknown workload '" + w + "' (gs, gs-garden, gs-object [-il|-abs], pulsar, tex)");
+      if (!known_workload(w)) throw arc::Error("--workloads: unknown workload '" + w + "' (gs, gs-garden, gs-object [-il|-abs|-depth], pulsar, tex)");
     if (a.workloads.empty()) throw arc::Error("--workloads: empty list");
   }
   if (methods) {
@@ -185,6 +188,7 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
     if (m.label() != m.name) throw arc::Error("--trace-method: only plain methods are traced");
     if (m.name == "block") throw arc::Error("--trace-method: the block-level method is not traceable (warp-level format)");
     if (m.name == "floor") throw arc::Error("--trace-method: the compute floor writes no gradient (nothing to trace)");
+    if (m.name == "shm") throw arc::Error("--trace-method: shm (block-level shared-memory privatization) is not traceable");
     a.trace_method = m.name;
   }
   if (trace_threshold) a.trace_threshold = static_cast<int>(to_int("--trace-threshold", *trace_threshold, 0, 32));

@@ -45,7 +45,11 @@ std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& me
   const uint32_t a0 = d.active ? d.addr[__builtin_ctz(d.active)] : 0;
   for (int l = 0; l < 32; ++l)
     if (((d.active >> l) & 1u) && d.addr[l] != a0) one_addr = false;
-  if (d.reduced != 0 && (method == "swb" || method == "gsplat" || method == "swt" || (method == "adaptive" && one_addr)))
+  // Adaptive (rule v2) sums a one-address call by the butterfly only when the whole warp
+  // called; a divergent caller's group (bit 1) is summed serially.
+  const bool divergent = (d.flags & 2u) != 0;
+  if (d.reduced != 0 &&
+      (method == "swb" || method == "gsplat" || method == "swt" || (method == "adaptive" && one_addr && !divergent)))
     in.flags |= arc::trace::kFlagTreeSum;
   std::vector<arc::trace::Instr> out;
   for (uint32_t p = 0; p < d.nparams; ++p) {

@@ -142,10 +142,21 @@ void dispatch(const MethodSpec& m, F&& f) {
         one(MethodC<arc::Method::Swt>{}, VecC<arc::opts(4)>{});
       }
     }
+  } else if (m.name == "shm") {
+    throw arc::Error("method shm (block privatization) is built only for pulsar and tex");
   } else {
     throw arc::Error("unknown method " + m.name);
   }
   if (!done) throw arc::Error("method " + m.label() + " is not built for this workload");
+}
+
+// "shm" (arc/shm.cuh, issue 20; workload-level kernels): calls f(VecC<O>{}) for scalar or
+// float4 flushes.
+template <class F>
+void dispatch_shm(const MethodSpec& m, F&& f) {
+  if (m.vec == 1) f(VecC<arc::opts(1)>{});
+  else if (m.vec == 4) f(VecC<arc::opts(4)>{});
+  else throw arc::Error("method " + m.label() + " is not built (shm takes -v4 only)");
 }
 
 // Plain methods, scalar atomics only (trace capture; Block is not traceable).
@@ -153,6 +164,7 @@ template <class F>
 void dispatch_scalar(const std::string& name, F&& f) {
   if (name == "block") throw arc::Error("trace: the block-level method is not traceable");
   if (name == "floor") throw arc::Error("trace: the compute floor writes no gradient (nothing to trace)");
+  if (name == "shm") throw arc::Error("trace: shm (block-level shared-memory privatization) is not traceable");
   auto g = [&](auto mc) {
     if constexpr (decltype(mc)::value != arc::Method::Block) f(mc);
   };

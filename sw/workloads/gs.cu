@@ -125,10 +125,15 @@ class GsWorkload final : public Workload {
   // interleaved 12-word record (workload name + "-il"), which float4 atomics need.
   // absgrad (separate arrays only): gsplat's |dL/dmean2D| accumulation as two more
   // parameters per call (workload name + "-abs").
-  GsWorkload(int w, int h, size_t n, uint64_t seed, const std::string& scene, bool separate, bool absgrad)
-      : name_(std::string(scene == "fog" ? "gs" : "gs-" + scene) + (separate ? "" : "-il") + (absgrad ? "-abs" : "")),
+  // invdepth (separate arrays only, not with absgrad): the inverse-depth gradient as a 10th
+  // value per call (workload name + "-depth").
+  GsWorkload(int w, int h, size_t n, uint64_t seed, const std::string& scene, bool separate, bool absgrad,
+             bool invdepth)
+      : name_(std::string(scene == "fog" ? "gs" : "gs-" + scene) + (separate ? "" : "-il") + (absgrad ? "-abs" : "") +
+              (invdepth && separate && !absgrad ? "-depth" : "")),
         separate_(separate),
         abs_(absgrad && separate),
+        depth_on_(invdepth && separate && !absgrad),
         scene_(scene == "fog" ? make_gauss_scene(n, w, h, seed) : make_gauss_surface_scene(scene, n, w, h, seed)) {
     cam_ = {w, h, scene_.cam.fx, scene_.cam.fy, scene_.cam.cx, scene_.cam.cy};
     tiles_x_ = static_cast<int>(div_up(w, kTile));
@@ -147,7 +152,8 @@ class GsWorkload final : public Workload {
     final_t_.resize(np);
     n_contrib_.resize(np);
     dldp_.upload(make_pixel_grad(w, h, 3, seed));
-    grad_.resize(n * (abs_ ? kNP + 2 : separate ? kNP : kStride));
+    if (depth_on_) dldd_.upload(make_pixel_grad(w, h, 1, seed ^ 0x5eedull));
+    grad_.resize(n * (abs_ ? kNP + 2 : depth_on_ ? kNP + 1 : separate ? kNP : kStride));
     // Separate arrays in one allocation (grads() returns them back to back): means2D (float2),
     // conic (3 floats, as gsplat), opacity, colours (float3).
     const int64_t nn = static_cast<int64_t>(n);
@@ -160,7 +166,11 @@ class GsWorkload final : public Workload {
       word_of_[i] = start[i];
       arrays_abs_.ptr[i] = g + start[i];
       arrays_abs_.width[i] = width[i];
+      arrays_depth_.ptr[i] = g + start[i];
+      arrays_depth_.width[i] = width[i];
     }
+    arrays_depth_.ptr[kNP] = g + 9 * nn;  // invdepth (one float per Gaussian) after the colours
+    arrays_depth_.width[kNP] = 1;
     for (int i = 0; i < 2; ++i) {  // means2D_abs (float2) after the colours
       arrays_abs_.ptr[kNP + i] = g + 9 * nn + i;
       arrays_abs_.width[kNP + i] = 2;
@@ -171,9 +181,12 @@ class GsWorkload final : public Workload {
   std::string generator() const override { return scene_.generator; }
   uint64_t seed() const override { return scene_.seed; }
   // Separate arrays take scalar atomics only (float4 needs the interleaved record).
-  bool supports(const MethodSpec& m) const override { return !separate_ || m.vec == 1; }
+  // shm (block privatization) is built for pulsar and tex: a gs tile's warps already name one
+  // Gaussian per call (the tree methods reduce them).
+  bool supports(const MethodSpec& m) const override { return m.name != "shm" && (!separate_ || m.vec == 1); }
   // Where Gaussian i's parameter p is in grads().
   size_t gidx(size_t i, int p) const {
+    if (p == kNP) return static_cast<size_t>(9 * scene_.n + i);  // -depth: invdepth
     return separate_ ? static_cast<size_t>(word_of_[p]) + i * static_cast<size_t>(arrays_.width[p]) : i * kStride + p;
   }
 
@@ -239,13 +252,15 @@ class GsWorkload final : public Workload {
       auto go = [&](const auto& lay) {
         using L = std::decay_t<decltype(lay)>;
         constexpr bool kAbs = std::is_same_v<L, arc::Arrays<kNP + 2>>;
-        backward_kernel<M, O, arc::UntracedRec<M>, L, kAbs>
+        constexpr bool kDepth = std::is_same_v<L, arc::Arrays<kNP + 1>>;
+        backward_kernel<M, O, arc::UntracedRec<M>, L, kAbs, kDepth>
             <<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, mean2d_.get(),
                                               conic_.get(), color_.get(), final_t_.get(), n_contrib_.get(),
-                                              dldp_.get(), lay, thr, arc::TraceBuffers{});
+                                              dldp_.get(), lay, thr, arc::TraceBuffers{}, depth_.get(), dldd_.get());
       };
       if constexpr (arc::opt_vec(O) == 1) {
         if (abs_) go(arrays_abs_);
+        else if (depth_on_) go(arrays_depth_);
         else if (separate_) go(arrays_);
         else go(arc::Strided{grad_.get(), kStride});
       } else {
@@ -284,18 +299,20 @@ class GsWorkload final : public Workload {
   // Loss sum_p <dL/dp, C_p> in double from the 2D parameters, following the GPU's tile lists.
   double host_loss(const std::vector<float>& m2, const std::vector<float>& co, const std::vector<float>& col,
                    const std::vector<uint32_t>& list, const std::vector<uint2>& ranges,
-                   const std::vector<float>& dldp, std::vector<uint8_t>& path, bool record) const;
+                   const std::vector<float>& dldp, std::vector<uint8_t>& path, bool record,
+                   const std::vector<float>* invd = nullptr, const std::vector<float>* dldd = nullptr) const;
 
   std::string name_;
-  bool separate_ = true, abs_ = false;
+  bool separate_ = true, abs_ = false, depth_on_ = false;
   arc::Arrays<kNP> arrays_{};
+  arc::Arrays<kNP + 1> arrays_depth_{};
   arc::Arrays<kNP + 2> arrays_abs_{};
   int64_t word_of_[kNP] = {};
   GaussScene scene_;
   mutable DevBuf<unsigned long long> stats_;
   Cam cam_{};
   int tiles_x_ = 0, tiles_y_ = 0;
-  DevBuf<float> pos_, scale_, rot_, opac_, color_, depth_, out_, final_t_, dldp_, grad_;
+  DevBuf<float> pos_, scale_, rot_, opac_, color_, depth_, out_, final_t_, dldp_, dldd_, grad_;
   DevBuf<float2> mean2d_;
   DevBuf<float4> conic_;
   DevBuf<int4> rect_;
@@ -306,7 +323,8 @@ class GsWorkload final : public Workload {
 double GsWorkload::host_loss(const std::vector<float>& m2, const std::vector<float>& co,
                              const std::vector<float>& col, const std::vector<uint32_t>& list,
                              const std::vector<uint2>& ranges, const std::vector<float>& dldp,
-                             std::vector<uint8_t>& path, bool record) const {
+                             std::vector<uint8_t>& path, bool record, const std::vector<float>* invd,
+                             const std::vector<float>* dldd) const {
   // The loss is piecewise smooth: the alpha cut-off, the 0.99 clamp and early termination
   // switch pieces. The GPU gradient is the derivative within the piece of the unperturbed
   // parameters, so the first evaluation records each decision (0 skip, 1 blend, 2 blend at
@@ -318,7 +336,7 @@ double GsWorkload::host_loss(const std::vector<float>& m2, const std::vector<flo
   for (int py = 0; py < cam_.h; ++py)
     for (int px = 0; px < cam_.w; ++px) {
       const uint2 r = ranges[(py / kTile) * tiles_x_ + px / kTile];
-      double T = 1, C[3] = {0, 0, 0};
+      double T = 1, C[3] = {0, 0, 0}, D = 0;  // D: inverse depth (-depth)
       for (uint32_t k = r.x; k < r.y; ++k) {
         const uint32_t id = list[k];
         const double dx = m2[2 * id] - px, dy = m2[2 * id + 1] - py;
@@ -338,10 +356,12 @@ double GsWorkload::host_loss(const std::vector<float>& m2, const std::vector<flo
         if (d == kStop) break;
         const double alpha = d == kClamped ? static_cast<double>(kAlphaMax) : raw;
         for (int ch = 0; ch < 3; ++ch) C[ch] += col[3 * id + ch] * alpha * T;
+        if (invd) D += (*invd)[id] * alpha * T;
         T *= 1 - alpha;
       }
       const size_t pix = static_cast<size_t>(py) * cam_.w + px;
       for (int ch = 0; ch < 3; ++ch) L += dldp[3 * pix + ch] * (C[ch] + T * bg(ch));
+      if (invd) L += (*dldd)[pix] * D;
     }
   return L;
 }
@@ -366,33 +386,43 @@ double GsWorkload::fd_check(std::string& detail, const MethodSpec& m, int thr) {
   const auto ranges = binner_.ranges_host();
   const auto dldp = dldp_.download();
   const auto rects = rect_.download();
+  std::vector<float> invd;  // -depth: 1/z as the GPU computes it
+  std::vector<float> dldd;
+  if (depth_on_) {
+    for (float z : depth_.download()) invd.push_back(1.0f / z);
+    dldd = dldd_.download();
+  }
+  const std::vector<float>* ip = depth_on_ ? &invd : nullptr;
+  const std::vector<float>* dp = depth_on_ ? &dldd : nullptr;
   std::vector<uint8_t> path;
-  host_loss(m2, co, col, list, ranges, dldp, path, true);
-  double num = 0, den = 0, gnum[4] = {0, 0, 0, 0}, gden[4] = {0, 0, 0, 0};
+  host_loss(m2, co, col, list, ranges, dldp, path, true, ip, dp);
+  const int np = depth_on_ ? kNP + 1 : kNP;
+  double num = 0, den = 0, gnum[5] = {0, 0, 0, 0, 0}, gden[5] = {0, 0, 0, 0, 0};
   int checked = 0;
   for (size_t i = 0; i < scene_.n; ++i) {
     if (rects[i].z <= rects[i].x) continue;
-    for (int p = 0; p < kNP; ++p) {
+    for (int p = 0; p < np; ++p) {
       std::vector<float>* v;
       size_t idx;
       double h;
       if (p < 2) v = &m2, idx = 2 * i + p, h = 1e-3;
       else if (p < 5) v = &co, idx = 4 * i + (p - 2), h = 1e-3 * std::max(1e-3, std::fabs(static_cast<double>(co[idx])));
       else if (p == 5) v = &co, idx = 4 * i + 3, h = 1e-4;
-      else v = &col, idx = 3 * i + (p - 6), h = 1e-4;
+      else if (p < kNP) v = &col, idx = 3 * i + (p - 6), h = 1e-4;
+      else v = &invd, idx = i, h = 1e-4;
       // The step actually taken is the difference of the two rounded floats.
       const float x0 = (*v)[idx];
       const float xp = static_cast<float>(x0 + h), xm = static_cast<float>(x0 - h);
       (*v)[idx] = xp;
-      const double Lp = host_loss(m2, co, col, list, ranges, dldp, path, false);
+      const double Lp = host_loss(m2, co, col, list, ranges, dldp, path, false, ip, dp);
       (*v)[idx] = xm;
-      const double Lm = host_loss(m2, co, col, list, ranges, dldp, path, false);
+      const double Lm = host_loss(m2, co, col, list, ranges, dldp, path, false, ip, dp);
       (*v)[idx] = x0;
       const double fd = (Lp - Lm) / (static_cast<double>(xp) - static_cast<double>(xm));
       const double gg = g[gidx(i, p)];
       num += (fd - gg) * (fd - gg);
       den += fd * fd;
-      const int grp = p < 2 ? 0 : p < 5 ? 1 : p == 5 ? 2 : 3;
+      const int grp = p < 2 ? 0 : p < 5 ? 1 : p == 5 ? 2 : p < kNP ? 3 : 4;
       gnum[grp] += (fd - gg) * (fd - gg);
       gden[grp] += fd * fd;
       ++checked;
@@ -400,8 +430,8 @@ double GsWorkload::fd_check(std::string& detail, const MethodSpec& m, int thr) {
   }
   const double rel = std::sqrt(num / std::max(den, 1e-300));
   detail = std::to_string(checked) + " parameters of " + std::to_string(scene_.n) + " Gaussians; by group";
-  const char* names[4] = {"mean", "conic", "opacity", "color"};
-  for (int k = 0; k < 4; ++k) {
+  const char* names[5] = {"mean", "conic", "opacity", "color", "invdepth"};
+  for (int k = 0; k < (depth_on_ ? 5 : 4); ++k) {
     char buf[64];
     std::snprintf(buf, sizeof buf, " %s %.1e", names[k], std::sqrt(gnum[k] / std::max(gden[k], 1e-300)));
     detail += buf;
@@ -414,7 +444,7 @@ double GsWorkload::fd_check(std::string& detail, const MethodSpec& m, int thr) {
 
 namespace arc::sw {
 std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed, const std::string& scene,
-                                  bool separate, bool absgrad) {
-  return std::make_unique<gs::GsWorkload>(width, height, n, seed, scene, separate, absgrad);
+                                  bool separate, bool absgrad, bool invdepth) {
+  return std::make_unique<gs::GsWorkload>(width, height, n, seed, scene, separate, absgrad, invdepth);
 }
 }  // namespace arc::sw

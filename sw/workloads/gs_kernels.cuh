@@ -37,13 +37,17 @@ enum RenderStat { kStatStopped = 0, kStatSkippedByStop, kStatBlended, kStatVisit
 // Lay: arc::Strided (one interleaved 12-word record per Gaussian) or arc::Arrays<kNP> (the
 // real codes' separate arrays: means2D, conic, opacity, colours; issue 23). kAbs: also
 // gsplat's absgrad (|dL/dmean2D| summed over pixels, a float2 array): 11 values per call,
-// Lay = arc::Arrays<kNP + 2>.
-template <arc::Method M, int V, class Rec, class Lay = arc::Strided, bool kAbs = false>
+// Lay = arc::Arrays<kNP + 2>. kDepth (issue 23, as newer 3DGS codes): the inverse-depth
+// image invdepth_p = sum_i alpha_i T_i / z_i is rendered too and the loss has a term
+// <dldd_p, invdepth_p>: dL/d(invdepth_i) per Gaussian as a 10th value per call into its own
+// array (Lay = arc::Arrays<kNP + 1>), and the depth channel's share of dL/dalpha.
+template <arc::Method M, int V, class Rec, class Lay = arc::Strided, bool kAbs = false, bool kDepth = false>
 __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges, const uint32_t* list, int tiles_x,
                                                           Cam cam, const float2* mean2d, const float4* conic_o,
                                                           const float* color, const float* final_t,
                                                           const int* n_contrib, const float* dldp, const Lay grad,
-                                                          int threshold, arc::TraceBuffers tb) {
+                                                          int threshold, arc::TraceBuffers tb,
+                                                          const float* depth = nullptr, const float* dldd = nullptr) {
   const int tile = blockIdx.x;
   const int tx = tile % tiles_x, ty = tile / tiles_x;
   const int px = tx * kTile + threadIdx.x % kTile, py = ty * kTile + threadIdx.x / kTile;
@@ -56,6 +60,7 @@ __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges
   __shared__ float2 s_xy[kBlock];
   __shared__ float4 s_co[kBlock];
   __shared__ float s_col[kBlock * 3];
+  __shared__ float s_invd[kDepth ? kBlock : 1];
 
   const float T_final = inside ? final_t[pix] : 0.0f;
   float T = T_final;
@@ -63,8 +68,10 @@ __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges
   int contributor = todo_total;
   float accum_rec[3] = {0, 0, 0}, last_color[3] = {0, 0, 0}, dL_dpix[3] = {0, 0, 0};
   float last_alpha = 0;
+  float accum_invd = 0, last_invd = 0, dL_dinvd = 0;  // kDepth: the inverse-depth channel (background 0)
   if (inside)
     for (int ch = 0; ch < 3; ++ch) dL_dpix[ch] = dldp[3 * pix + ch];
+  if (kDepth && inside) dL_dinvd = dldd[pix];
   const float bg_dot = bg(0) * dL_dpix[0] + bg(1) * dL_dpix[1] + bg(2) * dL_dpix[2];
   const float2 pixf = make_float2(static_cast<float>(px), static_cast<float>(py));
 
@@ -78,6 +85,7 @@ __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges
       s_xy[threadIdx.x] = mean2d[id];
       s_co[threadIdx.x] = conic_o[id];
       for (int ch = 0; ch < 3; ++ch) s_col[threadIdx.x * 3 + ch] = color[3 * id + ch];
+      if constexpr (kDepth) s_invd[threadIdx.x] = 1.0f / depth[id];
     }
     __syncthreads();
     const int batch = min(kBlock, todo_total - done);
@@ -91,7 +99,7 @@ __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges
       const float raw = co.w * G;
       const float alpha = fminf(kAlphaMax, raw);
       const bool active = inside && contributor < last_contributor && power <= 0.0f && alpha >= kAlphaMin;
-      constexpr int kN = kAbs ? kNP + 2 : kNP;
+      constexpr int kN = kNP + (kAbs ? 2 : 0) + (kDepth ? 1 : 0);
       float g[kN];
       if (active) {
         T = T / (1.0f - alpha);
@@ -103,6 +111,12 @@ __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges
           last_color[ch] = c;
           dL_dalpha += (c - accum_rec[ch]) * dL_dpix[ch];
           g[6 + ch] = dchannel_dcolor * dL_dpix[ch];
+        }
+        if constexpr (kDepth) {
+          accum_invd = last_alpha * last_invd + (1.0f - last_alpha) * accum_invd;
+          last_invd = s_invd[j];
+          dL_dalpha += (last_invd - accum_invd) * dL_dinvd;
+          g[kNP] = dchannel_dcolor * dL_dinvd;
         }
         dL_dalpha *= T;
         last_alpha = alpha;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arc/shm.cuh"
 #include "binning.cuh"
 #include "scene.h"
 #include "workload.h"
@@ -169,6 +170,61 @@ __global__ void __launch_bounds__(kBlock, 6) backward_block_kernel(const uint2* 
   }
 }
 
+// "shm" (issue 20, arc/shm.cuh): the block privatizes its tile's sphere list. A pixel's own
+// spheres are a subsequence of the tile list (render keeps covering spheres in list order),
+// so each thread finds its k-th sphere's list position by scanning forward in a shared copy
+// of the list, adds its 8 values there with shared-memory atomics, and after a barrier every
+// list entry some pixel touched sends one update (2 float4 REDs with -v4) instead of one per
+// pixel. A tile list longer than kShmList (block-uniform), or a sphere not found (cannot
+// happen while the subsequence holds), sends per-lane atomics.
+constexpr int kShmList = 512;  // 16 KB of sums + 2 KB of ids per block
+template <int V>
+__global__ void __launch_bounds__(kBlock, 6) backward_shm_kernel(const uint2* ranges, const uint32_t* list,
+                                                              int tiles_x, Cam cam, const float* params,
+                                                              const float* color, const int* ids, const int* cnt,
+                                                              const float* out, const float* sum_w,
+                                                              const float* dldp, float* grad) {
+  __shared__ float s_sum[kShmList * kNP];
+  __shared__ int s_list[kShmList];
+  const int tile = blockIdx.x;
+  const int tid = static_cast<int>(threadIdx.x);
+  const int px = (tile % tiles_x) * kTile + tid % kTile, py = (tile / tiles_x) * kTile + tid / kTile;
+  const uint2 range = ranges[tile];
+  const int len = static_cast<int>(range.y - range.x);
+  const bool fits = len <= kShmList;  // block-uniform
+  if (fits) {
+    arc::shm_zero(s_sum, len * kNP, tid, kBlock);
+    for (int i = tid; i < len; i += kBlock) s_list[i] = static_cast<int>(list[range.x + i]);
+  }
+  __syncthreads();
+  const bool inside = px < cam.w && py < cam.h;  // outside threads still reach the barrier
+  if (inside) {
+    const int pix = py * cam.w + px;
+    const int n = cnt[pix];
+    const float S = sum_w[pix];
+    float C[3], dL[3];
+    for (int ch = 0; ch < 3; ++ch) C[ch] = out[3 * pix + ch], dL[ch] = dldp[3 * pix + ch];
+    int pos = 0;
+    for (int k = 0; k < n; ++k) {
+      const int id = ids[pix * kK + k];
+      float g[kNP];
+      sphere_grad(params, color, id, px, py, C, dL, S, g);
+      if (fits)
+        while (pos < len && s_list[pos] != id) ++pos;
+      if (fits && pos < len) {
+        arc::shm_add<kNP>(s_sum + pos * kNP, g);
+        ++pos;
+      } else {
+        arc::detail::emit<kNP, arc::opts(V)>(grad + static_cast<int64_t>(id) * kStride, g);
+      }
+    }
+  }
+  if (!fits) return;
+  __syncthreads();
+  arc::shm_flush<kNP, arc::opts(V)>(s_sum, len, tid, kBlock,
+                                    [&](int k) { return grad + static_cast<int64_t>(s_list[k]) * kStride; });
+}
+
 namespace {
 
 class PulsarWorkload final : public Workload {
@@ -214,13 +270,15 @@ class PulsarWorkload final : public Workload {
     ARC_CUDA(cudaMemcpy(ranges.data(), binner_.ranges(), tiles * sizeof(uint2), cudaMemcpyDeviceToHost));
     ARC_CUDA(cudaMemcpy(list.data(), binner_.list(), list.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     const auto ids = ids_.download();
-    double walked = 0, used = 0, entries = 0;
+    double walked = 0, used = 0, entries = 0, shm_fit = 0, busy = 0;  // shm: non-empty tiles whose list fits kShmList
     std::vector<char> mark;
     for (int ty = 0; ty < tiles_y_; ++ty)
       for (int tx = 0; tx < tiles_x_; ++tx) {
         const uint2 r = ranges[static_cast<size_t>(ty) * tiles_x_ + tx];
         if (r.y <= r.x) continue;
         entries += r.y - r.x;
+        busy += 1;
+        shm_fit += r.y - r.x <= static_cast<uint32_t>(kShmList) ? 1 : 0;
         mark.assign(r.y - r.x, 0);
         for (int y = ty * kTile; y < std::min(cam_.h, (ty + 1) * kTile); ++y)
           for (int x = tx * kTile; x < std::min(cam_.w, (tx + 1) * kTile); ++x) {
@@ -245,7 +303,8 @@ class PulsarWorkload final : public Workload {
             {"pulsar.mean_spheres_per_pixel", std::to_string(s / static_cast<double>(c.size()))},
             {"pulsar.entries_per_tile", std::to_string(entries / nt)},
             {"pulsar.block_walk_steps_per_tile", std::to_string(walked / nt)},
-            {"pulsar.block_reducing_steps_per_tile", std::to_string(used / nt)}};
+            {"pulsar.block_reducing_steps_per_tile", std::to_string(used / nt)},
+            {"pulsar.shm_tiles_fitting_fraction", std::to_string(shm_fit / std::max(busy, 1.0))}};
   }
   void forward() override {
     project<<<div_up(scene_.n, 256), 256>>>(static_cast<int>(scene_.n), pos_.get(), radius_.get(), opac_.get(),
@@ -266,6 +325,15 @@ class PulsarWorkload final : public Workload {
   void backward(const MethodSpec& m, int thr) override {
     if (!supports(m)) throw arc::Error("pulsar: " + m.label() + " needs convergent warps");
     grad_.zero();
+    if (m.name == "shm") {
+      dispatch_shm(m, [&](auto vc) {
+        backward_shm_kernel<decltype(vc)::value><<<tiles_x_ * tiles_y_, kBlock>>>(
+            binner_.ranges(), binner_.list(), tiles_x_, cam_, params_.get(), color_.get(), ids_.get(), cnt_.get(),
+            out_.get(), sum_w_.get(), dldp_.get(), grad_.get());
+        ARC_LAUNCH();
+      });
+      return;
+    }
     dispatch<true>(m, [&](auto mc, auto vc) {
       constexpr arc::Method M = decltype(mc)::value;
       if constexpr (M == arc::Method::Block) {

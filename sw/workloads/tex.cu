@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arc/shm.cuh"
 #include "binning.cuh"
 #include "scene.h"
 #include "workload.h"
@@ -93,6 +94,64 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(Map m, int tiles_x, co
   }
 }
 
+// "shm" (issue 20, arc/shm.cuh): the block privatizes the texel box its tile samples (min/max
+// texel x and y over the block's taps): shared-memory atomics per tap, then one update (one
+// float4 RED with -v4) per touched texel. Near the bottom a texel spans several pixels, so a
+// tile's 1024 taps land on far fewer texels. A box over kShmTexels (block-uniform: the top of
+// the frame, or a tile across the repeat seam) sends per-lane atomics as Baseline does.
+constexpr int kShmTexels = 2048;  // 32 KB of RGBA sums per block
+template <int V>
+__global__ void __launch_bounds__(kBlock) backward_shm_kernel(Map m, int tiles_x, const float* noise,
+                                                              const float* dldp, float* grad) {
+  __shared__ float s_sum[kShmTexels * kNP];
+  __shared__ int s_box[4];  // x min, x max, y min, y max
+  int px, py;
+  pixel_of(tiles_x, px, py);
+  const int tid = static_cast<int>(threadIdx.x);
+  float tu = 0, tv = 0;
+  const bool active = px < m.w && py < m.h && lookup(m, noise, px, py, tu, tv);
+  int idx[4] = {0, 0, 0, 0};
+  float w[4] = {0, 0, 0, 0}, dL[4] = {0, 0, 0, 0};
+  int xlo = 1 << 30, xhi = -1, ylo = 1 << 30, yhi = -1;
+  if (active) {
+    taps(m, tu, tv, idx, w);
+    for (int ch = 0; ch < 4; ++ch) dL[ch] = dldp[4 * (py * m.w + px) + ch];
+    xlo = min(idx[0] % m.tw, idx[1] % m.tw), xhi = max(idx[0] % m.tw, idx[1] % m.tw);
+    ylo = min(idx[0] / m.tw, idx[2] / m.tw), yhi = max(idx[0] / m.tw, idx[2] / m.tw);
+  }
+  if (tid == 0) s_box[0] = 1 << 30, s_box[1] = -1, s_box[2] = 1 << 30, s_box[3] = -1;
+  __syncthreads();
+  xlo = __reduce_min_sync(arc::kFullMask, xlo), xhi = __reduce_max_sync(arc::kFullMask, xhi);
+  ylo = __reduce_min_sync(arc::kFullMask, ylo), yhi = __reduce_max_sync(arc::kFullMask, yhi);
+  if (tid % 32 == 0) {
+    atomicMin(&s_box[0], xlo), atomicMax(&s_box[1], xhi);
+    atomicMin(&s_box[2], ylo), atomicMax(&s_box[3], yhi);
+  }
+  __syncthreads();
+  const int bx = s_box[0], by = s_box[2];
+  if (s_box[1] < 0) return;  // no covered pixel in the tile (block-uniform)
+  const int bw = s_box[1] - bx + 1, bh = s_box[3] - by + 1;
+  const bool fits = bw * bh <= kShmTexels;  // block-uniform
+  if (fits) {
+    arc::shm_zero(s_sum, bw * bh * kNP, tid, kBlock);
+    __syncthreads();
+  }
+  if (active) {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      float g[kNP];
+      for (int ch = 0; ch < kNP; ++ch) g[ch] = w[k] * dL[ch];
+      if (fits) arc::shm_add<kNP>(s_sum + kNP * ((idx[k] / m.tw - by) * bw + idx[k] % m.tw - bx), g);
+      else arc::detail::emit<kNP, arc::opts(V)>(grad + static_cast<int64_t>(kNP) * idx[k], g);
+    }
+  }
+  if (!fits) return;
+  __syncthreads();
+  arc::shm_flush<kNP, arc::opts(V)>(s_sum, bw * bh, tid, kBlock, [&](int k) {
+    return grad + static_cast<int64_t>(kNP) * ((by + k / bw) * m.tw + bx + k % bw);
+  });
+}
+
 namespace {
 
 class TexWorkload final : public Workload {
@@ -122,11 +181,14 @@ class TexWorkload final : public Workload {
     // with an active lane and those whose active lanes all name one texel (the block tree
     // reduces them; the rest fall back). Host arithmetic: a pixel on a texel boundary may
     // round differently on the GPU.
-    size_t covered = 0, calls = 0, uniform = 0;
+    // shm: the tiles whose texel box fits kShmTexels (privatized) and the pixels they cover.
+    size_t covered = 0, calls = 0, uniform = 0, shm_tiles = 0, shm_pixels = 0, busy_tiles = 0;
     for (int ty = 0; ty < tiles_y_; ++ty)
       for (int tx = 0; tx < tiles_x_; ++tx) {
         int first[4] = {-1, -1, -1, -1};
         bool same[4] = {true, true, true, true};
+        int xlo = 1 << 30, xhi = -1, ylo = 1 << 30, yhi = -1;
+        size_t tile_px = 0;
         for (int y = ty * kTile; y < std::min(map_.h, (ty + 1) * kTile); ++y)
           for (int x = tx * kTile; x < std::min(map_.w, (tx + 1) * kTile); ++x) {
             float tu, tv;
@@ -138,8 +200,15 @@ class TexWorkload final : public Workload {
             for (int k = 0; k < 4; ++k) {
               if (first[k] < 0) first[k] = idx[k];
               same[k] = same[k] && idx[k] == first[k];
+              xlo = std::min(xlo, idx[k] % map_.tw), xhi = std::max(xhi, idx[k] % map_.tw);
+              ylo = std::min(ylo, idx[k] / map_.tw), yhi = std::max(yhi, idx[k] / map_.tw);
             }
+            ++tile_px;
           }
+        if (tile_px) {
+          ++busy_tiles;
+          if (static_cast<int64_t>(xhi - xlo + 1) * (yhi - ylo + 1) <= kShmTexels) ++shm_tiles, shm_pixels += tile_px;
+        }
         for (int k = 0; k < 4; ++k)
           if (first[k] >= 0) ++calls, uniform += same[k] ? 1 : 0;
       }
@@ -149,7 +218,9 @@ class TexWorkload final : public Workload {
             {"tex.frame", std::to_string(map_.w) + "x" + std::to_string(map_.h)},
             {"tex.coverage", std::to_string(static_cast<double>(covered) / (static_cast<double>(map_.w) * map_.h))},
             {"tex.block_calls", std::to_string(calls)},
-            {"tex.block_uniform_calls", std::to_string(uniform)}};
+            {"tex.block_uniform_calls", std::to_string(uniform)},
+            {"tex.shm_tiles_fitting", std::to_string(shm_tiles) + " of " + std::to_string(busy_tiles)},
+            {"tex.shm_pixel_fraction", std::to_string(static_cast<double>(shm_pixels) / std::max<size_t>(covered, 1))}};
   }
   void forward() override {
     forward_kernel<<<tiles_x_ * tiles_y_, kBlock>>>(map_, tiles_x_, noise_.get(), texels_.get(), out_.get());
@@ -163,6 +234,14 @@ class TexWorkload final : public Workload {
   }
   void backward(const MethodSpec& m, int thr) override {
     grad_.zero();
+    if (m.name == "shm") {
+      dispatch_shm(m, [&](auto vc) {
+        backward_shm_kernel<decltype(vc)::value>
+            <<<tiles_x_ * tiles_y_, kBlock>>>(map_, tiles_x_, noise_.get(), dldp_.get(), grad_.get());
+        ARC_LAUNCH();
+      });
+      return;
+    }
     dispatch<true>(m, [&](auto mc, auto vc) {
       launch<decltype(mc)::value, decltype(vc)::value, arc::UntracedRec<decltype(mc)::value>>(thr, arc::TraceBuffers{});
     });

@@ -46,8 +46,10 @@ class Workload {
 // workloads "gs-garden" / "gs-object"). separate: the real codes' separate gradient arrays
 // (default); false: the interleaved 12-word record, workload name + "-il". absgrad (separate
 // only): gsplat's absgrad as 2 more parameters per call (11), workload name + "-abs".
+// invdepth (separate only, not with absgrad): the inverse-depth gradient as a 10th value per
+// call (newer 3DGS codes), workload name + "-depth".
 std::unique_ptr<Workload> make_gs(int width, int height, size_t n, uint64_t seed, const std::string& scene = "fog",
-                                  bool separate = true, bool absgrad = false);
+                                  bool separate = true, bool absgrad = false, bool invdepth = false);
 std::unique_ptr<Workload> make_pulsar(int width, int height, size_t n, uint64_t seed);
 std::unique_ptr<Workload> make_tex(int width, int height, int tex_w, int tex_h, uint64_t seed);
 

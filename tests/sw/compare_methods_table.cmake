@@ -1,6 +1,6 @@
 # Runs scripts/methods_table.py on a bench.json and fails unless its output equals the
-# committed table byte for byte.
-execute_process(COMMAND ${PY} ${SCRIPT} ${JSON} OUTPUT_VARIABLE got RESULT_VARIABLE rc)
+# committed table byte for byte. OPTS (optional): arguments before the JSON path.
+execute_process(COMMAND ${PY} ${SCRIPT} ${OPTS} ${JSON} OUTPUT_VARIABLE got RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "methods_table.py failed (${rc}) on ${JSON}")
 endif()

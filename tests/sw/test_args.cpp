@@ -152,3 +152,19 @@ TEST(SwArgs, FloorGsplatSwt) {
     EXPECT_TRUE(arc::sw::known_workload(w)) << w;
   for (const char* w : {"gs-moon", "gs-il-garden", "gs-", "pulsar-il", "gs-il-abs", "gs-abs-il"}) EXPECT_FALSE(arc::sw::known_workload(w)) << w;
 }
+
+// Issue 20: block-level shared-memory privatization (shm, -v4 only, not traceable); issue 23:
+// the inverse-depth variant of the gs workloads (separate arrays only).
+TEST(SwArgs, ShmAndDepth) {
+  using arc::sw::parse_args;
+  using arc::sw::parse_method;
+  EXPECT_EQ(parse_method("shm").label(), "shm");
+  EXPECT_EQ(parse_method("shm-v4").vec, 4);
+  for (const char* bad : {"shm-v2", "shm-cas", "shm-clamp", "shm-noatomic", "shm-skip"})
+    EXPECT_THROW(parse_method(bad), arc::Error) << bad;
+  EXPECT_THROW(parse_args({"--trace-method", "shm"}), arc::Error);
+  EXPECT_EQ(parse_args({"--methods", "shm,shm-v4"}).methods.size(), 2u);
+  for (const char* w : {"gs-depth", "gs-garden-depth", "gs-object-depth"}) EXPECT_TRUE(arc::sw::known_workload(w)) << w;
+  for (const char* w : {"gs-il-depth", "gs-depth-il", "gs-abs-depth", "pulsar-depth"})
+    EXPECT_FALSE(arc::sw::known_workload(w)) << w;
+}

@@ -169,6 +169,12 @@ TEST(TraceOut, TreeSumFlag) {
   uni.reduced = 1u;
   EXPECT_NE(to_instrs(uni, "adaptive")[2].flags & arc::trace::kFlagTreeSum, 0u);
   EXPECT_NE(to_instrs(uni, "swb")[0].flags & arc::trace::kFlagTreeSum, 0u);
+  // Adaptive v2: a one-address call of a divergent caller (DevCall flags bit 1) is summed
+  // serially, not by the butterfly.
+  arc::DevCall div = uni;
+  div.flags |= 2u;
+  EXPECT_EQ(to_instrs(div, "adaptive")[0].flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_EQ(to_instrs(div, "adaptive")[0].flags & ~arc::trace::kFlagsDefined, 0u);
   // Issue 23: gsplat's cg::reduce and the transposed reduce-scatter sum the butterfly's pairs.
   EXPECT_NE(to_instrs(uni, "gsplat")[0].flags & arc::trace::kFlagTreeSum, 0u);
   EXPECT_NE(to_instrs(uni, "swt")[1].flags & arc::trace::kFlagTreeSum, 0u);

@@ -16,8 +16,8 @@
 //             otherwise per-lane atomics (Figure 16). Needs the full warp calling.
 //   Cub       cub::WarpReduce<float>::Sum (CCCL) under the same eligibility as SwB.
 //   Adaptive  no threshold: chooses per call from what the warp sees (calling set, active
-//             lanes, match groups; rule below): per-lane atomics, the transposed
-//             reduce-scatter (Swt) for uniform warps, or serial sums of the groups worth it.
+//             lanes, match groups, vector width; rule v2 below): per-lane atomics, the
+//             butterfly (SwB) for uniform warps, or serial sums of the groups worth it.
 //   Block     (issue 11; the 3DGS backward shader of the seeds) block-level shared-memory
 //             binary tree: every thread of the block writes its values to shared memory,
 //             log2(threads) rounds of `buf[t] += buf[t + stride]` with a __syncthreads()
@@ -72,6 +72,8 @@
 #include <cooperative_groups/reduce.h>
 #include <cub/warp/warp_reduce.cuh>
 
+#include "arc/adaptive_rule.h"
+#include "arc/layout.cuh"
 #include "arc/swt_shape.h"
 
 namespace arc {
@@ -113,62 +115,7 @@ struct NoTrace {
                                        const float (&)[NP]) {}
 };
 
-// Gradient layouts (issue 23): where parameter i of primitive `prim` lives.
-//   Strided   one interleaved record per primitive: grad[prim * stride + i] (the original
-//             call; vector atomics and tracing need it);
-//   Arrays<NP> separate arrays as the real 3DGS codes keep them (means2D, conic, opacity,
-//             colours, ...): param i at ptr[i] + prim * width[i] (ptr[i] points at the param's
-//             word inside its array's record). Scalar atomics only; not traceable (the trace
-//             format names one buffer and a stride).
-struct Strided {
-  float* grad;
-  int stride;
-  __device__ __forceinline__ float* target(int prim) const { return grad + static_cast<int64_t>(prim) * stride; }
-};
-template <int NP>
-struct Arrays {
-  float* ptr[NP];
-  int width[NP];
-  // One primitive's words: a copy of the table (no pointer to a kernel parameter, which would
-  // put it in local memory); at(i) with a run-time i selects by an unrolled compare chain.
-  struct Target {
-    float* ptr[NP];
-    int width[NP];
-    int prim;
-    __device__ __forceinline__ float* at(int i) const {
-      float* r = ptr[0] + static_cast<int64_t>(prim) * width[0];
-#pragma unroll
-      for (int k = 1; k < NP; ++k)
-        if (i == k) r = ptr[k] + static_cast<int64_t>(prim) * width[k];
-      return r;
-    }
-  };
-  __device__ __forceinline__ Target target(int prim) const {
-    Target t;
-#pragma unroll
-    for (int k = 0; k < NP; ++k) t.ptr[k] = ptr[k], t.width[k] = width[k];
-    t.prim = prim;
-    return t;
-  }
-};
-
-// Method::Floor's Rec: one float per thread that every call adds its values to, stored once
-// when the thread's object ends (the kernel's end) to the last primitive's parameter-0 word.
-// Constructed like arc::DevTrace (the kernels build `Rec rec(tb, warp)`).
-struct FloorSink {
-  float acc = 0.0f;
-  float* at = nullptr;
-  template <class... A>
-  __device__ explicit FloorSink(const A&...) {}
-  FloorSink(const FloorSink&) = delete;
-  FloorSink& operator=(const FloorSink&) = delete;
-  __device__ ~FloorSink() {
-    if (at) *at = acc;  // plain store, once per thread
-  }
-  template <int NP>
-  __device__ __forceinline__ void call(unsigned, unsigned, bool, uint32_t, uint32_t, const float (&)[NP], unsigned,
-                                       const float (&)[NP]) {}
-};
+// Layouts (Strided, Arrays<NP>) and Method::Floor's Rec (FloorSink): arc/layout.cuh.
 // The Rec an untraced kernel instantiates for method M.
 template <Method M>
 using UntracedRec = std::conditional_t<M == Method::Floor, FloorSink, NoTrace>;
@@ -333,6 +280,20 @@ __device__ __forceinline__ void trace_all(Rec& rec, unsigned calling, unsigned a
   rec.template call<NP>(calling, act, active, base, 1u, v, reduced, sum);
 }
 
+// The lowest active lane's primitive (p0) and whether every active lane of `mask` names it.
+__device__ __forceinline__ bool uniform_prim(unsigned mask, unsigned act, bool active, int prim, int& p0) {
+  p0 = __shfl_sync(mask, prim, __ffs(act) - 1);
+  return __all_sync(mask, !active || prim == p0);
+}
+
+// No reduction: the call is traced as per-lane and every active lane sends its own atomics.
+template <int NP, int kOpt, class Rec, class T>
+__device__ __forceinline__ void per_lane(Rec& rec, unsigned mask, unsigned act, bool active, uint32_t base,
+                                         const float (&v)[NP], const float (&acc)[NP], const T& p) {
+  rec.template call<NP>(mask, act, active, base, 1u, v, 0u, acc);
+  if (active) emit<NP, kOpt>(p, acc);
+}
+
 // After a full-warp tree (inactive lanes added zeros) lane 0 holds the sum and sends it.
 // When tracing, the sum moves to the lowest active lane, which the trace names as leader.
 template <int NP, int kOpt, class Rec, class T>
@@ -383,58 +344,12 @@ __device__ __forceinline__ void swt_finish(Rec& rec, unsigned act, bool active, 
   }
 }
 
-// Method::Block, after the caller's values are clamped (see the header comment).
-template <int NP, int kOpt, class L>
-__device__ __forceinline__ void block_reduce(bool active, int prim, const L& lay, const float (&v)[NP]) {
-  __shared__ float s_buf[NP][kBlockMax];
-  __shared__ int s_wprim[kBlockMax / 32];
-  __shared__ int s_wstate[kBlockMax / 32];  // 0 no active lane, 1 one primitive, 2 several
-  const int tid = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-  const int nthr = static_cast<int>(blockDim.x * blockDim.y * blockDim.z);
-  if (nthr > kBlockMax || (nthr & (nthr - 1)) != 0 || (nthr & 31) != 0) __trap();
-  const unsigned act = __ballot_sync(kFullMask, active);
-  const int first = act ? __ffs(act) - 1 : 0;
-  const int p0 = __shfl_sync(kFullMask, prim, first);
-  const bool same = __all_sync(kFullMask, !active || prim == p0);
-  // The previous call's readers of the shared state are done past this barrier.
-  __syncthreads();
-  if (lane_id() == 0) {
-    s_wprim[tid / 32] = p0;
-    s_wstate[tid / 32] = act == 0 ? 0 : same ? 1 : 2;
-  }
-#pragma unroll
-  for (int i = 0; i < NP; ++i) s_buf[i][tid] = active ? v[i] : 0.0f;
-  __syncthreads();
-  // Every thread reads the same words: a block-uniform decision.
-  bool any = false, uniform = true;
-  int bprim = 0;
-  for (int w = 0; w < nthr / 32; ++w) {
-    const int st = s_wstate[w];
-    if (st == 0) continue;
-    if (st == 2 || (any && s_wprim[w] != bprim)) uniform = false;
-    if (!any) any = true, bprim = s_wprim[w];
-  }
-  if (!any) return;  // the empty-block skip
-  if (!uniform) {
-    if (active) emit<NP, kOpt>(lay.target(prim), v);
-    return;
-  }
-  for (int st = nthr / 2; st > 0; st >>= 1) {
-    if (tid < st) {
-#pragma unroll
-      for (int i = 0; i < NP; ++i) s_buf[i][tid] = __fadd_rn(s_buf[i][tid], s_buf[i][tid + st]);
-    }
-    __syncthreads();
-  }
-  if (tid == 0) {
-    float sum[NP];
-#pragma unroll
-    for (int i = 0; i < NP; ++i) sum[i] = s_buf[i][0];
-    emit<NP, kOpt>(lay.target(bprim), sum);
-  }
-}
-
 }  // namespace detail
+}  // namespace arc
+
+#include "arc/block_reduce.cuh"  // Method::Block (needs detail::emit above)
+
+namespace arc {
 
 template <Method M, int NP, int kOpt = 1, class Rec = NoTrace, class L>
 __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, const float (&val_in)[NP],
@@ -494,86 +409,74 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
     detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);
     if (!reduce_here || leader) detail::emit<NP, kOpt>(p, acc);
 
-  } else if constexpr (M == Method::SwB || M == Method::Cub) {
-    const int first = __ffs(act) - 1;
-    const int p0 = __shfl_sync(mask, prim, first);
-    const bool same = __all_sync(mask, !active || prim == p0);
-    if (mask == kFullMask && same && __popc(act) >= threshold && __popc(act) > 1) {
-      if constexpr (M == Method::SwB) detail::butterfly_sum<NP>(acc);
-      else detail::cub_sum<NP>(acc);
-      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
-    } else {
-      detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
-      if (active) detail::emit<NP, kOpt>(p, acc);
+  } else if constexpr (M == Method::SwB || M == Method::Cub || M == Method::Gsplat || M == Method::Swt) {
+    // One eligibility check for the tree methods: the full warp calls and every active lane
+    // names one primitive; SwB / Cub / Swt also need >= threshold (and > 1) active lanes,
+    // gsplat reduces even one lane (`if (!warp.any(valid)) continue;` returned above: act == 0).
+    int p0 = 0;
+    const bool same = detail::uniform_prim(mask, act, active, prim, p0);
+    const int n = __popc(act);
+    if (mask != kFullMask || !same || (M != Method::Gsplat && (n < threshold || n < 2))) {
+      detail::per_lane<NP, kOpt>(rec, mask, act, active, base, val, acc, p);
+      return;
     }
-
-  } else if constexpr (M == Method::Gsplat) {
-    // gsplat: `if (!warp.any(valid)) continue;` (act == 0 returned above), warpSum of every
-    // gradient (cg::reduce), lane 0 sends. The one-primitive check is ours (gsplat's tile loop
-    // guarantees it); a call that fails it sends per-lane atomics.
-    const int first = __ffs(act) - 1;
-    const int p0 = __shfl_sync(mask, prim, first);
-    const bool same = __all_sync(mask, !active || prim == p0);
-    if (mask == kFullMask && same) {
-      detail::cg_sum<NP>(acc);
-      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
-    } else {
-      detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
-      if (active) detail::emit<NP, kOpt>(p, acc);
-    }
-
-  } else if constexpr (M == Method::Swt) {
-    const int first = __ffs(act) - 1;
-    const int p0 = __shfl_sync(mask, prim, first);
-    const bool same = __all_sync(mask, !active || prim == p0);
-    if (mask == kFullMask && same && __popc(act) >= threshold && __popc(act) > 1) {
+    if constexpr (M == Method::Swt) {
       detail::swt_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
     } else {
-      detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
-      if (active) detail::emit<NP, kOpt>(p, acc);
+      if constexpr (M == Method::SwB) detail::butterfly_sum<NP>(acc);
+      else if constexpr (M == Method::Cub) detail::cub_sum<NP>(acc);
+      else detail::cg_sum<NP>(acc);
+      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
     }
 
-  } else {  // Adaptive
-    // No threshold, no per-workload setting: each call spends in-core work only where it
-    // removes more atomic work than it adds, from what the warp sees: the calling set (the
-    // whole warp, or a divergent subset), n active lanes in g address groups (match), the
-    // largest of s_max lanes. Per-lane atomics cost n * q lane requests (q = requests per
-    // lane); a reduction leaves g * q and adds R shuffle+add steps. Counting a lane request
-    // and a shuffle+add step as one unit each (the unit that put SW-B's measured optimum on
-    // the H100 at X = 7..8 for 3DGS), reduce iff (n - g) * q > R, where
-    //   uniform warp, whole warp calling: the transposed reduce-scatter (Method::Swt),
-    //       R = SwtShape<NP, vec>::shuffles() (3DGS: 12 scalar, 15 with float4), so it
-    //       reduces 3DGS warps from n >= 3 (scalar) / n >= 7 (float4);
-    //   otherwise serial sums: R = (s_max - 1) * NP (the groups' loops run side by side,
-    //       shfl.sync with per-group masks: the largest group decides); a uniform warp in a
-    //       divergent caller never reduces (R = (n - 1) NP >= (n - 1) q).
-    // q = ceil(NP / vec) in a convergent call, but q = NP (vector width ignored) in a
-    // divergent one (calling set != full warp): measured on the H100 (issue 11), divergent
-    // Pulsar with float4 atomics still wants every pair reduced (SW-S-v4 X=2 0.378 ms vs the
-    // vector-counted rule 0.494 ms), as with scalar atomics, while convergent tex with float4
-    // wants almost none (baseline-v4 fastest). Groups of one always send their own atomic.
-    constexpr int kReq = (NP + kVec - 1) / kVec;
-    constexpr int kSwtCost = detail::SwtShape<NP, kVec>::shuffles();
-    const int q = mask == kFullMask ? kReq : NP;
+  } else {  // Adaptive (rule v2, issue 20)
+    // No threshold, no per-workload setting: per call, from what the warp sees (calling set
+    // convergent = whole warp or divergent = a subset, n active lanes, uniform = one primitive,
+    // else g match groups of at most s_max lanes, vector width vec): reduce where the requests
+    // removed outweigh the in-core steps added, in units of one shuffle+add step. A convergent
+    // lane request costs c = 1/2 unit scalar, 1 unit float4 (q = ceil(NP / vec) requests per
+    // lane): fitted to the H100 SW-B threshold sweeps (results/h100/issue20-23: gs best X = 12,
+    // gs-il swb-v4 best X = 16); the microbench's full-chip ratio for distinct words is 1:1
+    // (microbench/prims.csv: shfl_down 12.9 issue cycles per step per sub-core, reduce_baseline
+    // with 32 distinct words 404.2 per warp step = 12.6 per lane request).
+    //   1. convergent + uniform: the butterfly (SwB: it beat SW-T on 3DGS, 2.896 vs 3.740 ms)
+    //      iff (n - 1) q c > 5 NP: 3DGS (9 or 11 values, scalar) n >= 12, 3DGS float4 n >= 17,
+    //      tex float4 n >= 22 (little reduction, as measured).
+    //   2. convergent, several primitives: match only if the most it can save, (n - 2) q c,
+    //      exceeds kMatch = 32 units (prims.csv: match_any with one group 260.8 issue cycles =
+    //      20 steps, plus the group loop's >= NP; on tex float4 sws-v4 X=32, which matches and
+    //      reduces nothing, costs 0.0760 ms vs baseline-v4 0.0719): never with float4 tex;
+    //      then serial sums iff (n - g) q c > (s_max - 1) NP (the groups' loops side by side).
+    //   3. divergent (pulsar): a request costs 1 unit per value whatever the width (measured:
+    //      divergent pulsar with float4 wants every pair reduced, sws-v4 X=2 0.381 ms vs v1's
+    //      rule 0.499) and ties reduce: (n - g) NP >= (s_max - 1) NP always holds, so every
+    //      group of >= 2 lanes is summed serially = SW-S X=2 (a uniform call needs no match).
+    // Groups of one always send their own atomic. The tests: arc/adaptive_rule.h (host+device).
+    using Rule = detail::AdaptiveRule;
+    const bool conv = mask == kFullMask;
     const int n = __popc(act);
-    const int first = __ffs(act) - 1;
-    const int p0 = __shfl_sync(mask, prim, first);
-    const bool same = __all_sync(mask, !active || prim == p0);
-    if (same) {
-      if (mask == kFullMask && (n - 1) * kReq > kSwtCost) {
-        detail::swt_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
+    int p0 = 0;
+    const bool same = detail::uniform_prim(mask, act, active, prim, p0);
+    if (conv && same) {
+      if (Rule::tree(n, NP, kVec)) {
+        detail::butterfly_sum<NP>(acc);
+        detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
       } else {
-        detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
-        if (active) detail::emit<NP, kOpt>(p, acc);
+        detail::per_lane<NP, kOpt>(rec, mask, act, active, base, val, acc, p);
       }
       return;
     }
+    if (conv && !Rule::match(n, NP, kVec)) {
+      detail::per_lane<NP, kOpt>(rec, mask, act, active, base, val, acc, p);
+      return;
+    }
     if (!active) return;
-    const unsigned grp = __match_any_sync(act, prim);
+    const unsigned grp = same ? act : __match_any_sync(act, prim);
     const bool leader = static_cast<int>(lane) == __ffs(grp) - 1;
     const int g = __popc(__ballot_sync(act, leader));
     const int s_max = static_cast<int>(__reduce_max_sync(act, static_cast<unsigned>(__popc(grp))));
-    const bool reduce_here = (n - g) * q > (s_max - 1) * NP && __popc(grp) > 1;
+    const bool worth = Rule::serial(conv, n, g, s_max, NP, kVec);
+    const bool reduce_here = worth && __popc(grp) > 1;
     if (reduce_here) detail::serial_sum<NP>(grp, acc);
     const unsigned reduced = __ballot_sync(act, reduce_here && leader);
     detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);

@@ -72,7 +72,7 @@ class DevTrace {
         r.sm = smid;
         r.hw_warp = wid;
         r.warp = gwarp_;
-        r.flags = seq == 0 ? 1u : 0u;
+        r.flags = (seq == 0 ? 1u : 0u) | (calling != 0xffffffffu ? 2u : 0u);
         r.seq = seq;
         r.gap = now - (seq == 0 ? start_ : prev);
         r.active = act;

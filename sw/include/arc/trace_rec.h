@@ -15,7 +15,7 @@ struct DevCall {
   uint32_t hw_warp;   // %warpid: the warp's slot on its SM (sub-core = slot % 4; the largest slot
                       // seen + 1 is the occupancy the launch reached)
   uint32_t warp;      // global warp number (block-linear), unique for the launch
-  uint32_t flags;     // bit 0: first call of the warp
+  uint32_t flags;     // bit 0: first call of the warp; bit 1: a subset of the warp called (divergent)
   uint64_t seq;       // per-warp call number
   uint64_t gap;       // clock64() cycles since the warp's previous call (or its start)
   uint32_t active;    // lanes that issued an update
