@@ -231,6 +231,9 @@ void setup(CLI::App& app) {
   gen->add_option("--block-records", go->block_records, "records per compressed block")
       ->transform(gen_check("block-records"))
       ->capture_default_str();
+  gen->add_flag("--timing-only", c.timing_only,
+                "write the timing-only form: no lane values, partial sums or final buffer (smaller; 'arcsim sim' "
+                "times it, 'arcsim verify' refuses it)");
   gen->add_flag("-q,--quiet", go->quiet, "print nothing");
   gen->callback([go] { run_gen(*go); });
 }

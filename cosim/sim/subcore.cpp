@@ -146,7 +146,8 @@ void SubCore::step() {
         rr_ = (i + 1) % n;
         cur_since_ = resident_[i].ready_at;
         cur_picked_ = now;
-        const Cycle cost = sw_issue_cycles(setup_.cost, next_of(resident_[i]));
+        const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT;
+        const Cycle cost = sw ? sw_issue_cycles(setup_.cost, next_of(resident_[i])) : 0;
         cur_ready_ = now + cost;
         stats_.sw_overhead_cycles += cost;
         break;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "error.h"
 #include "proc.h"
@@ -164,8 +165,8 @@ class FileSource : public InstrSource {
 
  private:
   struct Queue {
-    std::vector<uint8_t> bytes;
-    size_t rd = 0;
+    std::vector<uint8_t> bytes;  // storage; [rd, end) holds the packed records
+    size_t rd = 0, end = 0;
     uint32_t count = 0;
   };
   // The most bytes one packed record takes: 8 varint fields (<= 10 bytes) and 32 lanes of a
@@ -195,9 +196,8 @@ class FileSource : public InstrSource {
     return k;
   }
   void pack(Queue& q, const trace::Instr& in) {
-    const size_t used = q.bytes.size();
-    q.bytes.resize(used + kMaxPacked);
-    uint8_t* const start = q.bytes.data() + used;
+    if (q.end + kMaxPacked > q.bytes.size()) q.bytes.resize(std::max(2 * q.bytes.size(), q.end + kMaxPacked));
+    uint8_t* const start = q.bytes.data() + q.end;
     uint8_t* o = start;
     o = put(o, in.subcore);
     o = put(o, in.seq);
@@ -218,7 +218,7 @@ class FileSource : public InstrSource {
         o += 4;
       }
     }
-    q.bytes.resize(used + static_cast<size_t>(o - start));
+    q.end += static_cast<size_t>(o - start);
     ++q.count;
     if (++buffered_ > peak_) peak_ = buffered_;
   }
@@ -250,10 +250,10 @@ class FileSource : public InstrSource {
     --q.count;
     --buffered_;
     if (q.count == 0) {
-      q.bytes.clear();
-      q.rd = 0;
-    } else if (q.rd > 4096 && q.rd * 2 > q.bytes.size()) {
-      q.bytes.erase(q.bytes.begin(), q.bytes.begin() + static_cast<std::ptrdiff_t>(q.rd));
+      q.rd = q.end = 0;
+    } else if (q.rd > 4096 && q.rd * 2 > q.end) {
+      std::memmove(q.bytes.data(), q.bytes.data() + q.rd, q.end - q.rd);
+      q.end -= q.rd;
       q.rd = 0;
     }
   }

@@ -250,6 +250,7 @@ trace::Header make_header(const GenConfig& c) {
   h.buffer_words = c.buffer_words;
   h.reduce_ftz = static_cast<uint8_t>(c.reduce_ftz);
   h.gap_unit = trace::GapUnit::Cycles;
+  h.timing_only = c.timing_only;
   h.metadata = {{"activity", name(c.activity)},
                 {"lane_prob", std::to_string(c.lane_prob)},
                 {"sharing", name(c.sharing)},
@@ -346,7 +347,7 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
     w.write(in);
     if (progress && (i & 0x3FFF) == 0) progress(i);
   }
-  w.finish(mem);
+  w.finish(c.timing_only ? std::vector<uint32_t>{} : mem);
   res.instructions = w.instructions();
   res.lanes = w.lanes();
   res.bytes = w.bytes_written();

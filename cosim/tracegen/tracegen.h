@@ -53,6 +53,9 @@ struct GenConfig {
   // whole warp by the butterfly when all active lanes share one address and >= threshold (> 1).
   uint32_t threshold = 2;
   fp::FtzMode reduce_ftz = fp::FtzMode::Keep;  // the "GPU" partial sums' adder mode
+  // Write the timing-only form (header flag; no lane values, partial sums or final buffer):
+  // the same instructions, addresses and gaps, for `arcsim sim` only.
+  bool timing_only = false;
 };
 
 trace::Header make_header(const GenConfig& cfg);

@@ -67,6 +67,42 @@ TEST(TraceCli, CompareSameWorkloadDifferentPlacementAndGaps) {
   expect_one_line_error(arcsim("trace compare " + a + " /nonexistent.trace"), "cannot open trace");
 }
 
+// Issue 16: the timing-only form (gen --timing-only, trace strip) keeps what the timing model
+// reads, at <= 1 byte per lane update for warp-uniform instructions, and times the same.
+TEST(TraceCli, TimingOnlyFormUnderOneBytePerUniformLane) {
+  const std::string full = tmp_path("to-full"), gen_t = tmp_path("to-gen"), strip = tmp_path("to-strip");
+  const std::string gen = "trace gen -n 20000 --sms 8 --activity full --sharing same --seed 3 ";
+  ASSERT_EQ(arcsim(gen + "--out " + full).code, 0);
+  ASSERT_EQ(arcsim(gen + "--timing-only --out " + gen_t).code, 0);
+  CmdResult r = arcsim("trace strip " + full + " -o " + strip);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const double per_lane = std::stod(r.out.substr(r.out.find('(') + 1));
+  EXPECT_LE(per_lane, 1.0) << r.out;
+  EXPECT_GT(per_lane, 0.0) << r.out;
+  const double full_per_lane = [&] {
+    const CmdResult i = arcsim("trace info --json " + full);
+    return nlohmann::json::parse(i.out)["bytes_per_lane_update"].get<double>();
+  }();
+  EXPECT_GT(full_per_lane, 4.0) << "the full form keeps a 4-byte value per lane";
+  // The generator's timing-only form and the stripped file hold the same instructions.
+  r = arcsim("trace compare " + gen_t + " " + strip);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  r = arcsim("trace compare " + full + " " + strip);
+  EXPECT_EQ(r.code, 1) << "values dropped: " << r.out;
+  // Same cycles from either form.
+  auto cycles = [&](const std::string& t) {
+    const CmdResult s = arcsim("sim --gpu h100 --mode baseline,sw-b --json --trace " + t);
+    EXPECT_EQ(s.code, 0) << s.err;
+    const auto j = nlohmann::json::parse(s.out);
+    return std::make_pair(j["runs"][0]["total_cycles"].get<uint64_t>(),
+                          j["runs"][1]["total_cycles"].get<uint64_t>());
+  };
+  EXPECT_EQ(cycles(full), cycles(strip));
+  expect_one_line_error(arcsim("verify --trace " + strip), "timing-only trace");
+  expect_one_line_error(arcsim("trace strip " + strip + " -o " + tmp_path("to-again")), "already a timing-only trace");
+  expect_one_line_error(arcsim("trace strip " + full + " -o " + full), "refusing to overwrite");
+}
+
 TEST(TraceCli, InfoPlotWritesPng) {
   const std::string path = small_trace("plot"), png = tmp_path("plot.png");
   const CmdResult r = arcsim("trace info " + path + " --plot " + png);
