@@ -1,10 +1,13 @@
-// ArcUnitRtl: the ARC unit at the RTL level: the Verilated rtl/arc_subcore_top (SystemC model
-// Vsc_subcore_top, FTZ=1) inside an sc_module, clocked by this module's own gated clock.
-// Each cycle in which the unit holds work or an instruction waits for it, the wrapper reads
-// the RTL's registered outputs (instr_ready_o, txn_*), completes the handshakes the RTL will
-// see at the coming edge, drives the inputs (instruction, mode, threshold, busy, txn_ready)
-// and gives one rising edge. When the RTL is idle and nothing waits, the clock stops and the
-// thread sleeps on its wake event: an idle unit costs nothing.
+// ArcUnitRtl: the ARC unit at the RTL level: the Verilated rtl/arc_subcore_top (C++ model
+// Varc_subcore_top_ftz1, FTZ=1) inside an sc_module, clocked by this module's own gated clock.
+// Each cycle in which the unit holds work or an instruction waits for it, the wrapper (an
+// SC_METHOD) reads the RTL's registered outputs (instr_ready_o, txn_*), completes the
+// handshakes the RTL will see at the coming edge, drives the inputs (instruction, mode,
+// threshold, busy, txn_ready) and gives one clock edge (eval). When the RTL is idle and
+// nothing waits, the clock stops and the method is not run again until the sub-core's push
+// wakes it: an idle unit costs nothing. The model's ports are plain C++ fields, not SystemC
+// signals: no delta cycles per edge (issue 16: the RTL level's speed). The FST waveform
+// (--wave) gets a dump after every edge any unit gives (time in ps: cycle x 1000 + 500).
 #pragma once
 #include <memory>
 #include <string>

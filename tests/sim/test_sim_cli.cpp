@@ -118,6 +118,25 @@ TEST(SimCli, JsonCarriesConfigBreakdownsAndSeries) {
   }
 }
 
+// The RTL level's waveform: one FST of every ARC unit, with the same run as without it.
+TEST(SimCli, RtlWaveformIsWrittenAndChangesNothing) {
+  const std::string common = "sim --gpu h100 --set sms=4 --set rop_units=8 --mode arc-hw --fidelity rtl --json --trace " +
+                             trace_file();
+  const std::string fst = (std::filesystem::temp_directory_path() / "arcsim-tests-sim" / "rtl.fst").string();
+  std::filesystem::remove(fst);
+  const Out with = arcsim(common + " --wave " + fst), without = arcsim(common);
+  ASSERT_EQ(with.code, 0) << with.err;
+  ASSERT_EQ(without.code, 0) << without.err;
+  EXPECT_EQ(nlohmann::json::parse(with.out)["runs"][0]["total_cycles"],
+            nlohmann::json::parse(without.out)["runs"][0]["total_cycles"]);
+  ASSERT_TRUE(std::filesystem::exists(fst));
+  EXPECT_GT(std::filesystem::file_size(fst), 10000u);
+  std::ifstream f(fst, std::ios::binary);
+  char first = 1;
+  f.read(&first, 1);
+  EXPECT_EQ(first, 0) << "an FST file starts with its header block (type 0)";
+}
+
 TEST(SimCli, BadInputIsOneLineAndExit2) {
   const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
   const std::string bad_toml = (dir / "bad.toml").string();
