@@ -22,8 +22,9 @@ def main(path):
     with open(path) as f:
         rows = json.load(f)["rows"]
     print("| workload | fastest checked row | Adaptive (best width) | Adaptive vs fastest | fastest to_floor "
-          "| floor below fastest | fastest vs gsplat | swt vs swb (best X each) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| floor below fastest | fastest vs gsplat | swt vs swb (best X each) | adaptive vs fastest scalar "
+          "| adaptive-v4 vs fastest -v4 |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for w in dict.fromkeys(r["workload"] for r in rows):
         rs = [r for r in rows if r["workload"] == w]
         checked = [r for r in rs if not r["no_atomics_bound"] and not r.get("floor") and r["check_ok"]]
@@ -51,7 +52,16 @@ def main(path):
 
         t, b = fastest("swt"), fastest("swb")
         tb = f"{b['grad_ms'] / t['grad_ms']:.3f}x" if t and b else "n/a"
-        print(f"| {w} | {label(best)} | {label(a) if a else 'n/a'} | {gap} | {tf} | {fl} | {vg} | {tb} |")
+        def same_width(name, vec):
+            own = [r for r in checked if r["method"] == name]
+            peers = [r for r in checked if r["method"].endswith("-v4") == vec]
+            if not own or not peers:
+                return "n/a"
+            o, p = own[0], min(peers, key=lambda r: r["grad_ms"])
+            return f"{100.0 * (o['grad_ms'] / p['grad_ms'] - 1.0):+.1f}% (vs {label(p)})"
+
+        print(f"| {w} | {label(best)} | {label(a) if a else 'n/a'} | {gap} | {tf} | {fl} | {vg} | {tb} "
+              f"| {same_width('adaptive', False)} | {same_width('adaptive-v4', True)} |")
         if w in DONE_WORKLOADS:
             why = []
             if not a:

@@ -6,9 +6,12 @@
 # finite differences of every checked method, a repeat pass (run-to-run spread), and trace
 # captures of the new methods on small crops (for `arcsim verify` on the CPU machine), two of
 # them a pulsar capture taken twice (issue 23: deterministic lane groups). Phase 2 (issue 20's
-# to_floor gap): the block-level shared-memory privatization (`shm`, `shm-v4`; pulsar and tex),
-# Adaptive rule v2 (sw/include/arc/reduce.cuh) and gs-depth (issue 23: the inverse-depth
-# gradient, 10 values per call); scripts/adaptive_check.py's verdict decides the exit status.
+# to_floor gap): the block-level shared-memory privatization (`shm`, `shm-v4`; pulsar and tex;
+# kept as a measured negative result on pulsar, not one of Adaptive's options), Adaptive rule
+# v3 (sw/include/arc/reduce.cuh: every match group of >= 2 lanes summed, one emission site, no
+# spills) and gs-depth (issue 23: the inverse-depth gradient, 10 values per call);
+# scripts/adaptive_check.py writes the done-when verdict (adaptive and adaptive-v4 also against
+# the fastest row of their own width).
 #
 # Usage: scripts/gpu-bench-issue20.sh OUT_DIR [ARC_BENCH]
 #   ARC_BENCH defaults to .devcarry/arc_bench (built on the CPU machine: nvcc 13.0, sm_90);
@@ -51,7 +54,7 @@ tail -80 "$out/bench.log"
 # 2. The same binary again (subset, fewer thresholds): the run-to-run spread.
 mkdir -p "$out/repeat"
 timeout 75 "$bin" --no-check --reps 20 --workloads gs,gs-il,gs-garden,pulsar,tex \
-  --methods baseline,floor,gsplat,sws,swb,swt,adaptive,shm,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4,shm-v4 \
+  --methods baseline,floor,gsplat,sws,swb,swt,adaptive,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4 \
   --thresholds 2,12,16 --out "$out/repeat" >> "$out/bench.log" 2>&1 || status=1
 
 # 3. Traces (32x32 crops, 100 primitives; the pulsar pair at 96x64, 889 spheres = the 1080p density, SW-S X=2).

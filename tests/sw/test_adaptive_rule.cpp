@@ -1,7 +1,7 @@
-// Adaptive rule v2 (issue 20; arc/adaptive_rule.h, used by arc::reduce): the thresholds its
-// weights imply on the benchmark's call shapes, against the H100 measurements they were fitted
-// to (results/h100/issue20-23: gs SW-B best X = 12, gs-il swb-v4 best X = 16, tex float4 best
-// with little reduction, divergent pulsar best with every pair reduced).
+// Adaptive rule v3 (issue 20; arc/adaptive_rule.h, used by arc::reduce): the thresholds its
+// constants imply on the benchmark's call shapes, against the H100 sweeps they were fitted to
+// (/work/devrun1 = scripts/gpu-bench-issue20.sh: gs, gs-garden, gs-object, gs-abs SW-B best
+// X = 12; gs-il swb-v4 best X = 16 of 12, 16, 24; float4 tex best with no match at all).
 #include <gtest/gtest.h>
 
 #include "arc/adaptive_rule.h"
@@ -16,30 +16,41 @@ int tree_from(int np, int vec) {
     if (AdaptiveRule::tree(n, np, vec)) return n;
   return 33;
 }
+// The smallest n at which a convergent warp with several primitives issues the match.
+int match_from(int np, int vec) {
+  for (int n = 1; n <= 32; ++n)
+    if (AdaptiveRule::match(n, np, vec)) return n;
+  return 33;
+}
 
 TEST(SwAdaptiveRule, ButterflyThresholds) {
   EXPECT_EQ(tree_from(9, 1), 12);   // gs, separate arrays (measured best X = 12)
   EXPECT_EQ(tree_from(11, 1), 12);  // gs-abs (measured best X = 12)
-  EXPECT_EQ(tree_from(10, 1), 12);  // gs-depth
-  EXPECT_EQ(tree_from(9, 4), 17);   // gs-il float4 (measured best X = 16)
-  EXPECT_EQ(tree_from(4, 4), 22);   // tex float4: little reduction
+  EXPECT_EQ(tree_from(10, 1), 12);  // gs-depth (measured best X = 12)
+  EXPECT_EQ(tree_from(9, 4), 16);   // gs-il float4 (measured best X = 16)
+  EXPECT_EQ(tree_from(4, 4), 20);   // tex float4 (its calls are never uniform)
   EXPECT_FALSE(AdaptiveRule::tree(1, 9, 1));  // one lane never reduces
 }
 
-TEST(SwAdaptiveRule, MatchOnlyWhereItCanPay) {
-  for (int n = 2; n <= 32; ++n) EXPECT_FALSE(AdaptiveRule::match(n, 4, 4)) << n;  // tex float4: never
-  EXPECT_FALSE(AdaptiveRule::match(18, 4, 1));
-  EXPECT_TRUE(AdaptiveRule::match(19, 4, 1));  // tex scalar: from 19 active lanes
+TEST(SwAdaptiveRule, ButterflyThresholdNotAtAnEdge) {
+  // The fitted constants sit inside the intervals that give the measured thresholds (the
+  // scalar one at its upper edge: c1 = 1/2 step is the largest value that keeps X = 12).
+  for (int np : {9, 10, 11}) {
+    EXPECT_FALSE(AdaptiveRule::tree(11, np, 1)) << np;
+    EXPECT_TRUE(AdaptiveRule::tree(12, np, 1)) << np;
+  }
+  EXPECT_FALSE(AdaptiveRule::tree(15, 9, 4));
+  EXPECT_TRUE(AdaptiveRule::tree(16, 9, 4));
+  EXPECT_TRUE(AdaptiveRule::tree(16, 9, 2));  // float2: 5 requests per lane, earlier than float4
+  EXPECT_LT(tree_from(9, 2), tree_from(9, 4));
 }
 
-TEST(SwAdaptiveRule, SerialSums) {
-  // Divergent (pulsar): every group of >= 2 lanes (ties reduce), whatever the vector width.
-  EXPECT_TRUE(AdaptiveRule::serial(false, 10, 9, 2, 8, 4));  // one pair among singles
-  EXPECT_TRUE(AdaptiveRule::serial(false, 6, 1, 6, 8, 1));   // one group (uniform)
-  // Convergent: only when the requests removed outweigh the largest group's loop.
-  EXPECT_FALSE(AdaptiveRule::serial(true, 10, 9, 2, 4, 1));  // 1 request pair saved < 4 steps
-  EXPECT_TRUE(AdaptiveRule::serial(true, 32, 4, 8, 4, 1));   // 28 x 4 > 2 x 7 x 4
-  EXPECT_FALSE(AdaptiveRule::serial(true, 32, 4, 8, 4, 4));  // float4: 28 x 2 < 56
+TEST(SwAdaptiveRule, MatchOnlyWhereItCanPay) {
+  EXPECT_EQ(match_from(4, 4), 33);  // tex float4: never (matching cost 7 % there, nothing reduced)
+  EXPECT_EQ(match_from(4, 1), 19);  // tex scalar
+  EXPECT_EQ(match_from(8, 1), 11);  // pulsar scalar: its full warps (98 % of calls) match
+  EXPECT_EQ(match_from(8, 4), 18);  // pulsar float4: likewise
+  EXPECT_FALSE(AdaptiveRule::match(2, 8, 1));  // two lanes: nothing to remove but one
 }
 
 }  // namespace

@@ -16,7 +16,7 @@
 //             otherwise per-lane atomics (Figure 16). Needs the full warp calling.
 //   Cub       cub::WarpReduce<float>::Sum (CCCL) under the same eligibility as SwB.
 //   Adaptive  no threshold: chooses per call from what the warp sees (calling set, active
-//             lanes, match groups, vector width; rule v2 below): per-lane atomics, the
+//             lanes, one primitive or several, vector width; rule v3 below): per-lane atomics, the
 //             butterfly (SwB) for uniform warps, or serial sums of the groups worth it.
 //   Block     (issue 11; the 3DGS backward shader of the seeds) block-level shared-memory
 //             binary tree: every thread of the block writes its values to shared memory,
@@ -429,58 +429,75 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
       detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
     }
 
-  } else {  // Adaptive (rule v2, issue 20)
+  } else {  // Adaptive (rule v3, issue 20)
     // No threshold, no per-workload setting: per call, from what the warp sees (calling set
     // convergent = whole warp or divergent = a subset, n active lanes, uniform = one primitive,
-    // else g match groups of at most s_max lanes, vector width vec): reduce where the requests
-    // removed outweigh the in-core steps added, in units of one shuffle+add step. A convergent
-    // lane request costs c = 1/2 unit scalar, 1 unit float4 (q = ceil(NP / vec) requests per
-    // lane): fitted to the H100 SW-B threshold sweeps (results/h100/issue20-23: gs best X = 12,
-    // gs-il swb-v4 best X = 16); the microbench's full-chip ratio for distinct words is 1:1
-    // (microbench/prims.csv: shfl_down 12.9 issue cycles per step per sub-core, reduce_baseline
-    // with 32 distinct words 404.2 per warp step = 12.6 per lane request).
-    //   1. convergent + uniform: the butterfly (SwB: it beat SW-T on 3DGS, 2.896 vs 3.740 ms)
-    //      iff (n - 1) q c > 5 NP: 3DGS (9 or 11 values, scalar) n >= 12, 3DGS float4 n >= 17,
-    //      tex float4 n >= 22 (little reduction, as measured).
-    //   2. convergent, several primitives: match only if the most it can save, (n - 2) q c,
-    //      exceeds kMatch = 32 units (prims.csv: match_any with one group 260.8 issue cycles =
-    //      20 steps, plus the group loop's >= NP; on tex float4 sws-v4 X=32, which matches and
-    //      reduces nothing, costs 0.0760 ms vs baseline-v4 0.0719): never with float4 tex;
-    //      then serial sums iff (n - g) q c > (s_max - 1) NP (the groups' loops side by side).
-    //   3. divergent (pulsar): a request costs 1 unit per value whatever the width (measured:
-    //      divergent pulsar with float4 wants every pair reduced, sws-v4 X=2 0.381 ms vs v1's
-    //      rule 0.499) and ties reduce: (n - g) NP >= (s_max - 1) NP always holds, so every
-    //      group of >= 2 lanes is summed serially = SW-S X=2 (a uniform call needs no match).
-    // Groups of one always send their own atomic. The tests: arc/adaptive_rule.h (host+device).
+    // vector width vec). Costs in shuffle+add steps; a lane's requests for NP values cost
+    // NP c1 (scalar) or ceil(NP / vec) cV (vector), arc/adaptive_rule.h:
+    //   c1 = 1/2 step, FITTED to the H100 gs SW-B sweep (best X = 12 of 1..32 on gs, gs-garden,
+    //        gs-object, gs-abs, gs-depth; n >= 12 holds for c1 in (5/11, 1/2]). The microbench
+    //        bounds it: where the atomics are the bottleneck a same-address lane request costs
+    //        about one step (prims.csv, all SMs: reduce_baseline with all 32 lanes on one word
+    //        404.2 issue cycles per warp step = 12.6 per lane, shfl_down 12.9 per step; 32
+    //        distinct words 48.5 per warp step); gs hides part of it behind its compute
+    //        (floor 1.73 of 2.93 ms), so it pays less.
+    //   cV = 17/16 step, FITTED to the gs-il swb-v4 sweep (best X = 16 of 12, 16, 24: n >= 16
+    //        holds for cV in (1, 15/14]); no vector-atomic microbench exists.
+    //   kMatch = 32 steps: prims.csv match_any with 32 distinct keys 260.8 issue cycles = 20
+    //        steps (one key: 13.8), plus the group loop (>= NP steps); it keeps float4 tex
+    //        from matching (sws-v4 X=32, which matches and reduces nothing, 0.0760 ms vs
+    //        baseline-v4 0.0710).
+    //   1. convergent + uniform: the butterfly (SwB; it beat SW-T on 3DGS) iff
+    //      (n - 1) lane_cost > 5 NP: gs (9..11 values, scalar) n >= 12, gs-il float4 n >= 16.
+    //   2. convergent, several primitives: match iff (n - 2) lane_cost > kMatch (never on
+    //      float4 tex; scalar tex n >= 19, pulsar n >= 11, pulsar float4 n >= 18), then
+    //   3. (and for divergent callers, uniform or not) every group of >= 2 lanes is summed
+    //      serially = SW-S X=2. A group's lanes are same-address requests (about one step each
+    //      at the atomic bottleneck, microbench above); its loop costs (s - 1) NP steps and
+    //      removes (s - 1) NP words: at least a tie once the match is paid, and ties reduce.
+    //      Measured best where the matches happen (pulsar sws X=2 0.477 vs X=4 0.657 ms,
+    //      tex sws X=2 0.235 vs X=4 0.254, pulsar sws-v4 X=1..8 within 1%).
+    //      v2 weighed the group loops against c1 here too and left pulsar's large groups
+    //      unreduced: its calls are convergent (98 % full warps: each pixel's list is full),
+    //      so it sent 2x SW-S's requests and took 0.955 ms vs 0.477 (issue 20, devrun1).
+    // Groups of one always send their own atomic. Per call Adaptive issues only what SW-B
+    // (popc, the uniform check) and SW-S (the match, the leaders' ballot) issue, and all three
+    // outcomes share ONE emission site: v2 also took a ballot and a max over the groups and
+    // had three inlined copies of the atomics, and its gs kernels spilled under the
+    // launch bounds' 48 registers where SW-B's did not (ptxas -v: 12..24 bytes; gs +4..11 %
+    // over SW-B at the same decisions). v3: no spills on any gs kernel, pulsar 4 bytes.
     using Rule = detail::AdaptiveRule;
     const bool conv = mask == kFullMask;
     const int n = __popc(act);
     int p0 = 0;
     const bool same = detail::uniform_prim(mask, act, active, prim, p0);
-    if (conv && same) {
-      if (Rule::tree(n, NP, kVec)) {
-        detail::butterfly_sum<NP>(acc);
+    const bool tree = conv && same && Rule::tree(n, NP, kVec);                  // 1.
+    const bool groups = !tree && !(conv && (same || !Rule::match(n, NP, kVec)));  // 2./3.
+    // One emission site for all three outcomes (fewer live ranges: v2's three copies made the
+    // gs kernels spill where SW-B's did not).
+    bool send = active;
+    int at = prim;
+    if (tree) {
+      detail::butterfly_sum<NP>(acc);
+      if constexpr (kTracing) {
         detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
-      } else {
-        detail::per_lane<NP, kOpt>(rec, mask, act, active, base, val, acc, p);
+        return;
       }
-      return;
+      send = lane == 0;
+      at = p0;
+    } else if (groups) {
+      if (!active) return;
+      const unsigned grp = same ? act : __match_any_sync(act, prim);
+      const bool reduce_here = __popc(grp) > 1;
+      if (reduce_here) detail::serial_sum<NP>(grp, acc);
+      const bool leader = static_cast<int>(lane) == __ffs(grp) - 1;
+      const unsigned reduced = __ballot_sync(act, reduce_here && leader);
+      detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);
+      send = !reduce_here || leader;
+    } else {
+      detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, acc);
     }
-    if (conv && !Rule::match(n, NP, kVec)) {
-      detail::per_lane<NP, kOpt>(rec, mask, act, active, base, val, acc, p);
-      return;
-    }
-    if (!active) return;
-    const unsigned grp = same ? act : __match_any_sync(act, prim);
-    const bool leader = static_cast<int>(lane) == __ffs(grp) - 1;
-    const int g = __popc(__ballot_sync(act, leader));
-    const int s_max = static_cast<int>(__reduce_max_sync(act, static_cast<unsigned>(__popc(grp))));
-    const bool worth = Rule::serial(conv, n, g, s_max, NP, kVec);
-    const bool reduce_here = worth && __popc(grp) > 1;
-    if (reduce_here) detail::serial_sum<NP>(grp, acc);
-    const unsigned reduced = __ballot_sync(act, reduce_here && leader);
-    detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);
-    if (!reduce_here || leader) detail::emit<NP, kOpt>(p, acc);
+    if (send) detail::emit<NP, kOpt>(lay.target(at), acc);
   }
 }
 
