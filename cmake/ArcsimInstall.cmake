@@ -3,7 +3,7 @@
 # CMake project can do
 #   find_package(arcsim)   ->  arcsim::trace     trace.h: arc::trace::Reader / Writer (+ error.h)
 #                              arcsim::capture   trace_out.h: capture records -> trace file
-#                              arcsim::recorder  arc/trace_rec.cuh, arc/reduce.cuh, arc/swt_shape.h (CUDA) + capture
+#                              arcsim::recorder  arc/*.cuh, arc/*.h (reduce.cuh and its headers, the recorder; CUDA) + capture
 #                              arcsim::arcsim    the CLI (imported executable)
 # Layout: bin/arcsim, lib/libarc_{common,trace,capture}.a, include/arcsim/{trace.h,error.h,
 # trace_out.h,arc/*}, lib/cmake/arcsim/, share/arcsim/configs/*.toml (ARCSIM_CONFIG_DIR).
@@ -21,9 +21,9 @@ install(FILES $<TARGET_FILE:arc_common> $<TARGET_FILE:arc_trace> $<TARGET_FILE:a
 install(FILES ${PROJECT_SOURCE_DIR}/cosim/trace/trace.h ${PROJECT_SOURCE_DIR}/cosim/common/error.h
               ${PROJECT_SOURCE_DIR}/sw/host/trace_out.h
         DESTINATION ${ARCSIM_INSTALL_INCDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/sw/include/arc/trace_rec.h ${PROJECT_SOURCE_DIR}/sw/include/arc/trace_rec.cuh
-              ${PROJECT_SOURCE_DIR}/sw/include/arc/reduce.cuh ${PROJECT_SOURCE_DIR}/sw/include/arc/swt_shape.h
-        DESTINATION ${ARCSIM_INSTALL_INCDIR}/arc)
+# Every header of arc::reduce and the recorder (reduce.cuh includes its neighbours).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/sw/include/arc/ DESTINATION ${ARCSIM_INSTALL_INCDIR}/arc
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/cosim/configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/arcsim/configs
         FILES_MATCHING PATTERN "*.toml")
 

@@ -11,6 +11,7 @@ file(REMOVE_RECURSE ${WORK})
 set(prefix ${WORK}/prefix)
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
 foreach(f bin/arcsim include/arcsim/trace.h include/arcsim/trace_out.h include/arcsim/arc/trace_rec.cuh include/arcsim/arc/swt_shape.h
+          include/arcsim/arc/adaptive_rule.h include/arcsim/arc/layout.cuh include/arcsim/arc/block_reduce.cuh
           include/arcsim/arc/trace_rec.h lib/cmake/arcsim/arcsimConfig.cmake share/arcsim/configs/h100.toml)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${f}")
