@@ -5,11 +5,7 @@
 // (half a step) per scalar atomic, kReqV = 17 per vector (float4 / float2) atomic.
 #pragma once
 
-#if defined(__CUDACC__)
-#define ARC_HD __host__ __device__
-#else
-#define ARC_HD
-#endif
+#include "arc/hd.h"
 
 namespace arc::detail {
 

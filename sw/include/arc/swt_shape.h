@@ -4,11 +4,7 @@
 // (tests/sw/test_swt.cpp).
 #pragma once
 
-#if defined(__CUDACC__)
-#define ARC_HD __host__ __device__
-#else
-#define ARC_HD
-#endif
+#include "arc/hd.h"
 
 namespace arc::detail {
 
