@@ -46,8 +46,19 @@ function(arcsim_verilate_model lib)
   else()
     set(sc "")
   endif()
+  get_target_property(before ${lib} SOURCES)
   verilate(${lib} ${sc} TRACE_FST PREFIX ${V_PREFIX} TOP_MODULE ${V_TOP}
     SOURCES ${ARCSIM_RTL_DIR}/${V_TOP}.sv VERILATOR_ARGS ${args})
+  # Each generated .cpp spends most of its ~1.5 s compile parsing verilated.h and the FST
+  # writer's header: the model's files compile as one unity file (a group per model: two
+  # models' files define the same file-local names). Verilator's runtime sources stay apart.
+  get_target_property(after ${lib} SOURCES)
+  foreach(src IN LISTS after)
+    if(NOT src IN_LIST before AND src MATCHES "/${V_PREFIX}\\.dir/.*\\.cpp$")
+      set_source_files_properties(${src} TARGET_DIRECTORY ${lib} PROPERTIES UNITY_GROUP ${V_PREFIX})
+    endif()
+  endforeach()
+  set_target_properties(${lib} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
 endfunction()
 
 # ARCSIM_PLOT_PYTHON: a Python that can import matplotlib, for the plotting scripts the CLI

@@ -10,6 +10,7 @@
 #include "gpu_config.h"
 #include "subcommand.h"
 
+namespace arc::cli::cmd_area {  // named, so the unity build can batch the subcommands
 namespace {
 
 struct Options {
@@ -113,3 +114,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(20, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_area

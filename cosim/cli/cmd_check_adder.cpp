@@ -12,6 +12,7 @@
 #include "progress.h"
 #include "subcommand.h"
 
+namespace arc::cli::cmd_check_adder {  // named, so the unity build can batch the subcommands
 namespace {
 
 struct Options {
@@ -76,3 +77,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(10, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_check_adder

@@ -10,6 +10,7 @@
 #include "gpu_config.h"
 #include "subcommand.h"
 
+namespace arc::cli::cmd_config {  // named, so the unity build can batch the subcommands
 namespace {
 
 struct Options {
@@ -48,3 +49,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(65, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_config

@@ -15,6 +15,7 @@
 #include "subcore_dut.h"
 #include "warp_gen.h"
 
+namespace arc::cli::cmd_rtl_run {  // named, so the unity build can batch the subcommands
 namespace {
 
 struct Options {
@@ -95,3 +96,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(15, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_rtl_run

@@ -23,6 +23,7 @@
 
 namespace fs = std::filesystem;
 
+namespace arc::cli::cmd_sweep {  // named, so the unity build can batch the subcommands
 namespace {
 
 struct Options {
@@ -200,3 +201,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(70, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_sweep

@@ -16,6 +16,7 @@
 #include "subcommand.h"
 #include "tracegen.h"
 
+namespace arc::cli::cmd_trace {  // named, so the unity build can batch the subcommands
 namespace {
 
 struct InfoOptions {
@@ -241,3 +242,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(40, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_trace

@@ -15,6 +15,7 @@
 #include "subcommand.h"
 #include "trace.h"
 
+namespace arc::cli::cmd_trace_compare {  // named, so the unity build can batch the subcommands
 namespace {
 
 struct Options {
@@ -80,3 +81,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(42, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_trace_compare

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "subcommand.h"
 
+namespace arc::cli::cmd_trace_import {  // named, so the unity build can batch the subcommands
 namespace {
 
 struct Options {
@@ -105,3 +106,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(41, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_trace_import

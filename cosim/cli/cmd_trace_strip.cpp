@@ -15,6 +15,7 @@
 #include "subcommand.h"
 #include "trace.h"
 
+namespace arc::cli::cmd_trace_strip {  // named, so the unity build can batch the subcommands
 namespace {
 
 struct Options {
@@ -61,3 +62,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(43, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_trace_strip

@@ -15,6 +15,7 @@
 #include "subcommand.h"
 #include "verify.h"
 
+namespace arc::cli::cmd_verify {  // named, so the unity build can batch the subcommands
 namespace {
 
 constexpr const char* kImageNote =
@@ -184,3 +185,4 @@ void setup(CLI::App& app) {
 ARCSIM_SUBCOMMAND(50, setup);
 
 }  // namespace
+}  // namespace arc::cli::cmd_verify

@@ -28,4 +28,4 @@ int& exit_code();
 #define ARCSIM_CONCAT_INNER(a, b) a##b
 #define ARCSIM_CONCAT(a, b) ARCSIM_CONCAT_INNER(a, b)
 #define ARCSIM_SUBCOMMAND(order, fn) \
-  static const bool ARCSIM_CONCAT(arcsim_registered_, __LINE__) = ::arc::cli::register_subcommand(order, fn)
+  static const bool ARCSIM_CONCAT(arcsim_registered_, __COUNTER__) = ::arc::cli::register_subcommand(order, fn)

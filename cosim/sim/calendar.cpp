@@ -6,7 +6,7 @@ namespace {
 Calendar* g_calendar = nullptr;
 }
 
-Calendar::Calendar(sc_core::sc_module_name name) : sc_module(name) {
+Calendar::Calendar(sc_core::sc_module_name name) : sc_module(name), wheel_(kWheel), full_(kWheel / 64, 0) {
   g_calendar = this;
   SC_METHOD(fire);
   sensitive << ev_;
@@ -20,28 +20,61 @@ Calendar::~Calendar() {
 Calendar* Calendar::instance() { return g_calendar; }
 
 void Calendar::add(Wake* w, Cycle c) {
-  due_[c].push_back(w);
   const Cycle now = now_cycle();
-  if (armed_ == kNever || armed_ < now || c < armed_) {
-    armed_ = c;
-    ev_.notify(cycles(c - now));
+  if (c - now < kWheel) {
+    const size_t b = static_cast<size_t>(c % kWheel);
+    wheel_[b].push_back(w);
+    full_[b / 64] |= uint64_t{1} << (b % 64);
+  } else {
+    far_[c].push_back(w);
   }
+  if (armed_ == kNever || armed_ < now || c < armed_) arm(c, now);
+}
+
+void Calendar::arm(Cycle c, Cycle now) {
+  armed_ = c;
+  ev_.notify(cycles(c - now));
+}
+
+Cycle Calendar::next_due(Cycle now) const {
+  Cycle best = far_.empty() ? kNever : far_.begin()->first;
+  // The wheel's buckets hold cycles now+1 .. now+kWheel-1: scan the bitmap from now+1 on.
+  for (Cycle d = 1; d < kWheel;) {
+    const size_t b = static_cast<size_t>((now + d) % kWheel);
+    const uint64_t bits = full_[b / 64] >> (b % 64);
+    if (bits) {
+      const Cycle c = now + d + static_cast<Cycle>(__builtin_ctzll(bits));
+      return std::min(best, c);
+    }
+    d += 64 - b % 64;
+  }
+  return best;
 }
 
 void Calendar::fire() {
   const Cycle now = now_cycle();
-  while (!due_.empty() && due_.begin()->first <= now) {
-    const Cycle at = due_.begin()->first;
-    for (Wake* w : due_.begin()->second)
-      if (w->pending_ == at) w->ev.notify(sc_core::SC_ZERO_TIME);  // else superseded by an earlier request
-    due_.erase(due_.begin());
+  // Far entries that are due now or have come within the wheel's reach move onto it.
+  while (!far_.empty() && far_.begin()->first - now < kWheel) {
+    const Cycle at = far_.begin()->first;
+    if (at <= now) {
+      for (Wake* w : far_.begin()->second)
+        if (w->pending_ == at) w->ev.notify(sc_core::SC_ZERO_TIME);  // else superseded by an earlier request
+    } else {
+      const size_t b = static_cast<size_t>(at % kWheel);
+      auto& bucket = wheel_[b];
+      bucket.insert(bucket.end(), far_.begin()->second.begin(), far_.begin()->second.end());
+      full_[b / 64] |= uint64_t{1} << (b % 64);
+    }
+    far_.erase(far_.begin());
   }
-  if (due_.empty()) {
-    armed_ = kNever;
-  } else {
-    armed_ = due_.begin()->first;
-    ev_.notify(cycles(armed_ - now));
-  }
+  const size_t b = static_cast<size_t>(now % kWheel);
+  for (Wake* w : wheel_[b])
+    if (w->pending_ == now) w->ev.notify(sc_core::SC_ZERO_TIME);
+  wheel_[b].clear();
+  full_[b / 64] &= ~(uint64_t{1} << (b % 64));
+  const Cycle next = next_due(now);
+  if (next == kNever) armed_ = kNever;
+  else arm(next, now);
 }
 
 }  // namespace arc::sim

@@ -5,7 +5,7 @@
 namespace arc::sim {
 
 Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
-    : sc_module(name), setup_(setup), listed_(setup.sms, 0), sm_slot_(setup.sms, 0), eject_slot_(setup.rops, 0) {
+    : sc_module(name), setup_(setup), listed_(setup.sms, 0), waits_on_(setup.sms, kNone), sm_slot_(setup.sms, 0), eject_slot_(setup.rops, 0) {
   for (uint32_t i = 0; i < setup.sms; ++i) from_sm.push_back(std::make_unique<Link<Request>>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   SC_METHOD(step);
@@ -28,6 +28,17 @@ void Icnt::step() {
   bool emptied = false;
   for (size_t j = 0; j < n; ++j) {
     const uint32_t sm = active_[(start + j) % n];
+    // An SM whose head found its ROP input full stays blocked until that input has room: a
+    // slot freed this cycle is usable only from the next one, so one look at that ROP's link
+    // settles it without touching the SM's queue (most SMs, while the ROPs are the bottleneck).
+    if (waits_on_[sm] != kNone) {
+      Link<Request>& out = *to_rop[waits_on_[sm]];
+      if (!out.can_push(now)) {
+        out.await_room(now);
+        continue;
+      }
+      waits_on_[sm] = kNone;
+    }
     Link<Request>& in = *from_sm[sm];
     bool blocked = false;
     uint64_t& slot = sm_slot_[sm];
@@ -37,6 +48,7 @@ void Icnt::step() {
       Link<Request>& out = *to_rop[rop];
       if (!out.can_push(now)) {
         out.await_room(now);  // the ROP's pop wakes us
+        waits_on_[sm] = rop;
         blocked = true;
         break;
       }

@@ -59,6 +59,8 @@ class Icnt : public sc_core::sc_module {
   IcntSetup setup_;
   std::vector<uint32_t> active_;  // SMs whose input may hold flits, ascending
   std::vector<char> listed_;
+  static constexpr uint32_t kNone = ~0u;
+  std::vector<uint32_t> waits_on_;  // per SM: the ROP unit whose full input blocks its head (kNone: not blocked)
   // Byte slots (slot = cycle x bytes per cycle + k): the next free one of each SM's link and
   // of each ROP port's ejection.
   std::vector<uint64_t> sm_slot_;

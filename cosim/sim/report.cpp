@@ -64,6 +64,17 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
     r.update(breakdown_json(s, in.subcores_per_sm, in.rop_ops_per_cycle));
     j["runs"].push_back(r);
   }
+  if (!in.host_cost) return j;
+  // What the simulation cost on this host: varies run to run, so only on request (--json
+  // stays byte-for-byte deterministic) and apart from the results that sweeps tabulate.
+  nlohmann::json host = {{"first_pass_cpu_seconds", in.scan_seconds}, {"runs", nlohmann::json::array()}};
+  for (const RunResult& r : runs)
+    host["runs"].push_back({{"mode", r.label},
+                            {"cpu_seconds", r.cpu_seconds},
+                            {"peak_rss_mb", static_cast<double>(r.peak_rss_kb) / 1024.0},
+                            {"read_ahead_instructions", r.lookahead_peak},
+                            {"read_ahead_bytes", r.lookahead_bytes_peak}});
+  j["host_cost"] = host;
   return j;
 }
 
@@ -89,11 +100,15 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
                        s.lsu_occupancy_max, s.requests_to_l2, s.lane_adds_in_core, s.rop_ops, r.cpu_seconds,
                        static_cast<double>(r.peak_rss_kb) / 1024.0);
   }
-  uint64_t ahead = 0;
-  for (const RunResult& r : runs) ahead = std::max(ahead, r.lookahead_peak);
+  uint64_t ahead = 0, ahead_bytes = 0;
+  for (const RunResult& r : runs) {
+    ahead = std::max(ahead, r.lookahead_peak);
+    ahead_bytes = std::max(ahead_bytes, r.lookahead_bytes_peak);
+  }
   if (in.scan_seconds > 0)
-    out += fmt::format("trace streamed: first pass {:.2f} cpu s; at most {} instructions read ahead of the model\n",
-                       in.scan_seconds, ahead);
+    out += fmt::format(
+        "trace streamed: first pass {:.2f} cpu s; at most {} instructions ({:.1f} MB) read ahead of the model\n",
+        in.scan_seconds, ahead, static_cast<double>(ahead_bytes) / 1e6);
   if (sw && in.sw_overhead == 0)
     out += "note: sw_overhead = 0 in this config: sw-s/sw-b/sw-t are charged only the per-key and per-lane issue cycles "
            "of the knobs sws_cycles_per_key and sws_cycles_per_lane (arcsim config show lists them)\n";

@@ -18,6 +18,7 @@ struct ReportInput {
   double clock_ghz = 0;
   uint32_t sw_overhead = 0;
   nlohmann::json config;  // arc::config::resolved_json(): every GPU key and model knob, with sources
+  bool host_cost = false;  // JSON: add what each run cost on this host (varies run to run)
 };
 
 uint64_t image_hash(const std::vector<uint32_t>& words);  // FNV-1a 64 over the words

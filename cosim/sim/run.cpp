@@ -67,6 +67,7 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
   r.commits = model.commits().sorted();
   r.cpu_seconds = process_cpu_seconds() - t0;
   r.lookahead_peak = source.buffered_peak();
+  r.lookahead_bytes_peak = source.buffered_bytes_peak();
   return r;
 }
 
@@ -108,6 +109,7 @@ std::string encode(const RunResult& r) {
                                         {"stats", to_json(r.stats)},
                                         {"cpu_seconds", r.cpu_seconds},
                                         {"lookahead_peak", r.lookahead_peak},
+                                        {"lookahead_bytes_peak", r.lookahead_bytes_peak},
                                         {"peak_rss_kb", r.peak_rss_kb}}
                              .dump();
   put(buf, static_cast<uint64_t>(js.size()));
@@ -149,6 +151,7 @@ RunResult decode(const std::string& s) {
   r.stats = stats_from_json(j.at("stats"));
   r.cpu_seconds = j.at("cpu_seconds").get<double>();
   r.lookahead_peak = j.at("lookahead_peak").get<uint64_t>();
+  r.lookahead_bytes_peak = j.at("lookahead_bytes_peak").get<uint64_t>();
   r.peak_rss_kb = j.at("peak_rss_kb").get<uint64_t>();
   r.image.resize(c.get<uint64_t>());
   for (auto& w : r.image) w = c.get<uint32_t>();

@@ -22,6 +22,7 @@ struct RunResult {
   std::vector<std::pair<uint32_t, uint32_t>> commits;  // (addr, value) in ROP commit order, if recorded
   double cpu_seconds = 0;  // CPU time of the run (workload build + elaboration + simulation + end check)
   uint64_t lookahead_peak = 0;  // streaming: most instructions read ahead of the model at once
+  uint64_t lookahead_bytes_peak = 0;  // streaming: the most memory they held (packed, in chunks)
   uint64_t peak_rss_kb = 0;     // run_isolated: the child's peak resident memory
 };
 

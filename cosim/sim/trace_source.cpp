@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 
 #include "error.h"
+#include "prefetch.h"
 #include "proc.h"
 
 namespace arc::sim {
@@ -121,11 +123,94 @@ class MemorySource : public InstrSource {
   std::vector<size_t> next_;
 };
 
-// Read-ahead: a record read for another warp waits in that warp's byte queue, packed (varint
+// Read-ahead: a record read for another warp waits in that warp's queue, packed (varint
 // fields, zigzag address deltas between active lanes, raw values; no partial sums, which the
-// model never reads): ~6 bytes per lane instead of the 432-byte Instr. Each warp's next
-// instruction is unpacked once into heads_[w], where it stays put until pop(w); a record that
-// is the asking warp's next one (the usual case for a trace in issue order) goes straight there.
+// model never reads): ~6 bytes per lane instead of the 432-byte Instr. The queues live in
+// one pool of fixed-size chunks (ChunkQueues): a chunk a queue has read past goes back to the
+// pool at once, so the memory held is the bytes read ahead now plus at most two partly used
+// chunks per warp with a backlog, never the sum of every warp's largest backlog (a per-warp
+// growable buffer kept that, 2.9 GB on the 1080p gs capture). Each warp's next instruction is
+// unpacked once into heads_[w], where it stays put until pop(w); a record that is the asking
+// warp's next one (the usual case for a trace in issue order) goes straight there.
+class ChunkQueues {
+ public:
+  static constexpr uint32_t kChunk = 256;  // bytes of a chunk's data
+  explicit ChunkQueues(size_t queues) : q_(queues) {}
+  uint32_t count(size_t w) const { return q_[w].count; }
+  // Appends one record of n bytes to queue w.
+  void push(size_t w, const uint8_t* p, size_t n) {
+    Queue& q = q_[w];
+    while (n) {
+      if (q.tail == kNil || q.wr == kChunk) {
+        const uint32_t c = take_chunk();
+        if (q.tail == kNil) q.head = c;
+        else chunk(q.tail).next = c;
+        q.tail = c;
+        q.wr = 0;
+      }
+      const size_t k = std::min<size_t>(n, kChunk - q.wr);
+      std::memcpy(chunk(q.tail).data + q.wr, p, k);
+      q.wr += static_cast<uint32_t>(k);
+      p += k;
+      n -= k;
+    }
+    ++q.count;
+  }
+  // Copies the next n bytes of queue w to out and drops them (freeing emptied chunks).
+  void take(size_t w, uint8_t* out, size_t n) {
+    Queue& q = q_[w];
+    while (n) {
+      const uint32_t end = q.head == q.tail ? q.wr : kChunk;
+      const size_t k = std::min<size_t>(n, end - q.rd);
+      std::memcpy(out, chunk(q.head).data + q.rd, k);
+      q.rd += static_cast<uint32_t>(k);
+      out += k;
+      n -= k;
+      if (q.rd == kChunk || (q.head == q.tail && q.rd == q.wr)) {
+        const uint32_t next = chunk(q.head).next;
+        give_chunk(q.head);
+        if (q.head == q.tail) {
+          q.head = q.tail = kNil;
+          q.wr = 0;
+        } else {
+          q.head = next;
+        }
+        q.rd = 0;
+      }
+    }
+  }
+  void record_taken(size_t w) { --q_[w].count; }
+  size_t chunks_peak() const { return chunks_.size(); }  // the pool never shrinks: its size is the peak
+
+ private:
+  static constexpr uint32_t kNil = ~0u;
+  struct Chunk {
+    uint32_t next = kNil;
+    uint8_t data[kChunk];
+  };
+  struct Queue {
+    uint32_t head = kNil, tail = kNil;  // chunk chain, oldest first
+    uint32_t rd = 0, wr = 0;            // read offset in head, write offset in tail
+    uint32_t count = 0;                 // records
+  };
+  Chunk& chunk(uint32_t c) { return chunks_[c]; }
+  uint32_t take_chunk() {
+    if (free_.empty()) {
+      chunks_.emplace_back();
+      return static_cast<uint32_t>(chunks_.size() - 1);
+    }
+    const uint32_t c = free_.back();
+    free_.pop_back();
+    chunks_[c].next = kNil;
+    return c;
+  }
+  void give_chunk(uint32_t c) { free_.push_back(c); }
+
+  std::vector<Queue> q_;
+  std::deque<Chunk> chunks_;  // stable addresses, grows in blocks
+  std::vector<uint32_t> free_;
+};
+
 class FileSource : public InstrSource {
  public:
   FileSource(const std::string& path, const TraceSummary& s)
@@ -143,17 +228,18 @@ class FileSource : public InstrSource {
   }
   const trace::Instr& front(size_t w) override {
     if (!head_valid_[w]) {
-      Queue& q = queues_[w];
-      if (q.count) {
-        unpack(q, heads_[w]);
+      if (queues_.count(w)) {
+        unpack(w, heads_[w]);
       } else {
         for (;;) {
-          const size_t k = read_one();
+          const trace::Instr& in = read_one();
+          const size_t k = index_.find(in.sm, in.warp);
+          if (k == WarpIndex::kNone) throw Error(fmt::format("{}: a warp appeared that the first pass did not see", path_));
           if (k == w) {
-            heads_[w] = scratch_;
+            heads_[w] = in;
             break;
           }
-          pack(queues_[k], scratch_);
+          pack(k, in);
         }
       }
       head_valid_[w] = 1;
@@ -162,16 +248,13 @@ class FileSource : public InstrSource {
   }
   void pop(size_t w) override { head_valid_[w] = 0; }
   uint64_t buffered_peak() const override { return peak_; }
+  uint64_t buffered_bytes_peak() const override { return queues_.chunks_peak() * ChunkQueues::kChunk; }
 
  private:
-  struct Queue {
-    std::vector<uint8_t> bytes;  // storage; [rd, end) holds the packed records
-    size_t rd = 0, end = 0;
-    uint32_t count = 0;
-  };
   // The most bytes one packed record takes: 8 varint fields (<= 10 bytes) and 32 lanes of a
-  // zigzag delta (<= 10) and a value (4).
+  // zigzag delta (<= 10) and a value (4); stored after a 2-byte length.
   static constexpr size_t kMaxPacked = 8 * 10 + trace::kLanes * 14;
+  static_assert(kMaxPacked < 0x10000);
   static uint8_t* put(uint8_t* o, uint64_t v) {
     while (v >= 0x80) {
       *o++ = static_cast<uint8_t>(v | 0x80);
@@ -188,17 +271,15 @@ class FileSource : public InstrSource {
       if (!(c & 0x80)) return v;
     }
   }
-  size_t read_one() {
-    if (!reader_.next(scratch_))
+  const trace::Instr& read_one() {
+    const trace::Instr* in = reader_.next(scratch_) ? &scratch_ : nullptr;
+    if (!in)
       throw Error(fmt::format("{}: the trace ended before its first pass said it would (did the file change?)", path_));
-    const size_t k = index_.find(scratch_.sm, scratch_.warp);
-    if (k == WarpIndex::kNone) throw Error(fmt::format("{}: a warp appeared that the first pass did not see", path_));
-    return k;
+    return *in;
   }
-  void pack(Queue& q, const trace::Instr& in) {
-    if (q.end + kMaxPacked > q.bytes.size()) q.bytes.resize(std::max(2 * q.bytes.size(), q.end + kMaxPacked));
-    uint8_t* const start = q.bytes.data() + q.end;
-    uint8_t* o = start;
+  void pack(size_t w, const trace::Instr& in) {
+    uint8_t buf[2 + kMaxPacked];
+    uint8_t* o = buf + 2;
     o = put(o, in.subcore);
     o = put(o, in.seq);
     o = put(o, in.active_mask);
@@ -218,13 +299,20 @@ class FileSource : public InstrSource {
         o += 4;
       }
     }
-    q.end += static_cast<size_t>(o - start);
-    ++q.count;
+    const size_t n = static_cast<size_t>(o - buf - 2);
+    buf[0] = static_cast<uint8_t>(n);
+    buf[1] = static_cast<uint8_t>(n >> 8);
+    queues_.push(w, buf, n + 2);
     if (++buffered_ > peak_) peak_ = buffered_;
   }
-  void unpack(Queue& q, trace::Instr& out) {
-    const uint8_t* p = q.bytes.data() + q.rd;
-    const uint8_t* const start = p;
+  void unpack(size_t w, trace::Instr& out) {
+    uint8_t buf[kMaxPacked];
+    uint8_t len[2];
+    queues_.take(w, len, 2);
+    queues_.take(w, buf, static_cast<size_t>(len[0]) | static_cast<size_t>(len[1]) << 8);
+    queues_.record_taken(w);
+    --buffered_;
+    const uint8_t* p = buf;
     out.subcore = static_cast<uint32_t>(get(p));
     out.seq = get(p);
     out.active_mask = static_cast<uint32_t>(get(p));
@@ -246,26 +334,16 @@ class FileSource : public InstrSource {
         p += 4;
       }
     }
-    q.rd += static_cast<size_t>(p - start);
-    --q.count;
-    --buffered_;
-    if (q.count == 0) {
-      q.rd = q.end = 0;
-    } else if (q.rd > 4096 && q.rd * 2 > q.end) {
-      std::memmove(q.bytes.data(), q.bytes.data() + q.rd, q.end - q.rd);
-      q.end -= q.rd;
-      q.rd = 0;
-    }
   }
 
   std::string path_;
   trace::Reader reader_;
+  trace::Instr scratch_;
   bool values_;
   WarpIndex index_;
-  std::vector<Queue> queues_;
+  ChunkQueues queues_;
   std::vector<trace::Instr> heads_;
   std::vector<char> head_valid_;
-  trace::Instr scratch_;
   uint64_t buffered_ = 0, peak_ = 0;
 };
 
@@ -273,10 +351,10 @@ class FileSource : public InstrSource {
 
 TraceSummary summarize(const std::string& path) {
   const double t0 = process_cpu_seconds();
-  trace::Reader r(path);
+  trace::PrefetchReader r(path);  // decodes on a second thread
   Summarizer s(r.header());
-  trace::Instr in;
-  for (uint64_t i = 0; r.next(in); ++i) s.add(in, i);
+  uint64_t i = 0;
+  for (const trace::Instr* in = r.next(); in; in = r.next()) s.add(*in, i++);
   TraceSummary out = s.take();
   out.scan_seconds = process_cpu_seconds() - t0;
   return out;

@@ -2,12 +2,15 @@
 //  1. summarize(): one streaming pass that checks every address and records, per warp (in
 //     order of first appearance), its placement, instruction count and work, plus the
 //     per-word lane counts and exact sums the end-of-run check compares against. Memory:
-//     O(warps + gradient words), independent of the trace's length.
+//     O(warps + gradient words), independent of the trace's length. The file is decoded on a
+//     second thread (trace::PrefetchReader) while this one summarizes.
 //  2. an InstrSource hands each warp its instructions in order while the model runs.
 //     file_source() streams the file block by block: an instruction is read when some warp
 //     needs it, and the records read past it on the way wait in their warps' queues. With
 //     records roughly in issue order (what `arcsim trace gen` and the GPU capture write) the
-//     queues hold a few instructions per resident warp; buffered_peak() reports the most.
+//     queues hold a few instructions per resident warp; buffered_peak() reports the most, and
+//     buffered_bytes_peak() the memory they took (packed, in a pool of chunks that are reused
+//     as soon as read: it follows the read-ahead of the moment, not the trace's length).
 //     memory_source() serves a trace already in memory (tests, small traces).
 #pragma once
 #include <cstdint>
@@ -47,7 +50,8 @@ class InstrSource {
   // The next instruction of warp w (index into TraceSummary::warps); valid until pop(w).
   virtual const trace::Instr& front(size_t w) = 0;
   virtual void pop(size_t w) = 0;
-  virtual uint64_t buffered_peak() const { return 0; }  // instructions read ahead, at most
+  virtual uint64_t buffered_peak() const { return 0; }        // instructions read ahead, at most
+  virtual uint64_t buffered_bytes_peak() const { return 0; }  // bytes they took, at most
 };
 
 std::unique_ptr<InstrSource> memory_source(const trace::Trace& t, const TraceSummary& s);

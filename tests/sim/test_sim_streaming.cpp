@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <systemc>
 
 #include "coalesce.h"
@@ -50,6 +51,52 @@ TEST(SimStreaming, FileStreamEqualsInMemoryEveryModeBothLevels) {
     }
   }
   std::printf("streaming vs in-memory: %d of %d runs identical\n", same, compared);
+}
+
+// Warps in pairs, each pair's records interleaved in the file, one warp resident: running the
+// first warp of a pair reads the whole second one ahead, which then drains before the next
+// pair. The read-ahead's memory must follow what is buffered now (one warp's records), not
+// the trace's length: the same peak bytes for 2 pairs and for 40.
+TEST(SimStreaming, ReadAheadMemoryIsIndependentOfTraceLength) {
+  auto peak_of = [](uint32_t pairs) {
+    constexpr uint32_t kPerWarp = 300;
+    trace::Trace t;
+    t.header.gpu_name = "test";
+    t.header.sm_count = 1;
+    t.header.subcores_per_sm = 4;
+    t.header.buffer_words = 4096;
+    t.header.timing_only = true;
+    for (uint32_t p = 0; p < pairs; ++p)
+      for (uint32_t i = 0; i < kPerWarp; ++i)
+        for (uint32_t w : {2 * p, 2 * p + 1}) {
+          trace::Instr in;
+          in.warp = w;
+          in.seq = i;
+          in.active_mask = 0xFFFFFFFFu;
+          in.gap = 3;
+          for (uint32_t l = 0; l < 32; ++l) in.addr[l] = (w * 37 + i * 5 + l * 129) % 4096;
+          t.instrs.push_back(in);
+        }
+    const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / ("readahead-" + std::to_string(pairs) + ".arctrace")).string();
+    trace::write_trace(path, t);
+    RunSpec s = testing::small_gpu();
+    s.gpu.sms = 1;
+    s.gpu.warps_per_subcore = 1;
+    const RunResult r = run_isolated(s, path, summarize(path));
+    EXPECT_EQ(r.stats.instructions, uint64_t{2} * pairs * kPerWarp);
+    EXPECT_GE(r.lookahead_peak, kPerWarp - 1);  // a whole warp is read ahead
+    EXPECT_LE(r.lookahead_peak, kPerWarp + 1);
+    std::printf("  %u warp pairs: read ahead at most %llu instructions, %llu bytes\n", pairs,
+                static_cast<unsigned long long>(r.lookahead_peak), static_cast<unsigned long long>(r.lookahead_bytes_peak));
+    return r.lookahead_bytes_peak;
+  };
+  const uint64_t small = peak_of(2), large = peak_of(40);
+  EXPECT_GT(small, 0u);
+  EXPECT_EQ(small, large);
+  // 32 lanes of at most 3-byte address deltas and 8 small fields, plus a chunk of slack.
+  EXPECT_LE(large, 300u * (2 + 16 + 32 * 3) + 512);
 }
 
 TEST(SimStreaming, SummaryCountsWhatTheEndCheckNeedsAndRejectsBadAddresses) {
