@@ -68,9 +68,9 @@ void GpuModel::check_end(const Workload& work, const TraceSummary& trace) const 
   if (!icnt_->drained()) broken("the crossbar still holds requests");
   for (const auto& r : rops_)
     if (!r->drained()) broken(fmt::format("ROP unit {} still holds requests", r->name()));
-  for (size_t w = 0; w < arrived_.size(); ++w)
-    if (arrived_[w] != trace.word_updates[w])
-      broken(fmt::format("gradient word {} received {} lane updates, the trace sends it {}", w, arrived_[w],
+  for (size_t w = 0; w < words_.size(); ++w)
+    if (words_[w].arrived != trace.word_updates[w])
+      broken(fmt::format("gradient word {} received {} lane updates, the trace sends it {}", w, words_[w].arrived,
                          trace.word_updates[w]));
   if (!trace.header.timing_only) check_values(trace, image_);
 }

@@ -14,8 +14,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
     : sc_module(name),
       spec_(spec),
       image_(trace.header.buffer_words),
-      arrived_(trace.header.buffer_words, 0),
-      word_free_(trace.header.buffer_words, 0),
+      words_(trace.header.buffer_words),
       // A coalesced request goes to one unit: the hash slices on at least the coalescing granule.
       hash_(spec.gpu.addr_hash, static_cast<uint32_t>(spec.gpu.rop_units),
             static_cast<uint32_t>(std::max(spec.knobs.rop_slice_bytes, spec.gpu.coalesce_bytes))) {
@@ -31,10 +30,11 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   rs.window = static_cast<uint32_t>(spec.knobs.rop_window);
   rs.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
   rs.coalesced = g.coalesce_bytes > 0;
+  rs.values = !trace.header.timing_only;
   stats_.flit_bytes = static_cast<uint64_t>(g.flit_bytes);
   for (int64_t r = 0; r < g.rop_units; ++r)
     rops_.push_back(std::make_unique<RopUnit>(fmt::format("rop{}", r).c_str(), static_cast<uint32_t>(r), rs, image_, log_,
-                                             arrived_, word_free_, stats_));
+                                             words_, stats_));
 
   IcntSetup is;
   is.sms = sms;

@@ -48,8 +48,7 @@ class GpuModel : public sc_core::sc_module {
   Stats stats_;
   golden::MemoryImage image_;
   CommitLog log_;
-  std::vector<uint32_t> arrived_;  // per word: lane updates the ROP units committed
-  std::vector<Cycle> word_free_;   // per word: first cycle its next op may start (ROP serialization)
+  std::vector<WordState> words_;  // per word: ROP serialization and lane updates committed
   RopHash hash_;
   std::vector<std::unique_ptr<SubCore>> subcores_;
   std::vector<std::unique_ptr<ArcUnit>> arcs_;

@@ -16,15 +16,14 @@ std::vector<std::pair<uint32_t, uint32_t>> CommitLog::sorted() const {
 }
 
 RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-                 CommitLog& log, std::vector<uint32_t>& arrived, std::vector<Cycle>& free, Stats& stats)
+                 CommitLog& log, std::vector<WordState>& words, Stats& stats)
     : sc_module(name),
       unit_(unit),
       setup_(setup),
       image_(image),
       log_(log),
-      arrived_(arrived),
-      stats_(stats),
-      free_(free) {
+      words_(words),
+      stats_(stats) {
   SC_METHOD(step);
   sensitive << wake.ev;
   dont_initialize();
@@ -53,9 +52,9 @@ void RopUnit::step() {
         if (seen(op.addr)) ok = false;  // an older request on one of its words waits
       if (ok) {
         for (const LaneOp& op : r) {
-          if (free_[op.addr] > now) {
+          if (words_[op.addr].free > now) {
             ok = false;
-            retry = std::min(retry, free_[op.addr]);
+            retry = std::min(retry, words_[op.addr].free);
           }
         }
       }
@@ -72,13 +71,13 @@ void RopUnit::step() {
     Cycle last = now;
     for (const LaneOp& op : r) {
       Cycle t = now;
+      WordState& w = words_[op.addr];
       if (serialize) {
-        Cycle& f = free_[op.addr];
-        t = std::max(now, f);
-        f = t + setup_.same_addr_interval;
+        t = std::max(now, w.free);
+        w.free = t + setup_.same_addr_interval;
       }
-      image_.apply(op.addr, op.value);
-      arrived_[op.addr] += op.lanes;
+      if (setup_.values) image_.apply(op.addr, op.value);  // a timing-only trace adds 0 to 0: the image stays 0
+      w.arrived += op.lanes;
       if (log_.enabled) log_.entries.push_back({t, unit_, op.addr, op.value});
       last = std::max(last, t);
     }

@@ -26,6 +26,13 @@ struct RopSetup {
   uint32_t window = 1;
   uint32_t flit_bytes = 32;
   bool coalesced = false;  // requests may carry several ops (coalesce_bytes > 0)
+  bool values = true;      // false for a timing-only trace: every value is 0, the image stays 0, no adds
+};
+
+// What the ROP units keep per gradient word, side by side so one op touches one cache line.
+struct WordState {
+  Cycle free = 0;         // first cycle the word's next op may start (same-address serialization)
+  uint32_t arrived = 0;   // lane updates committed to it (the end-of-run conservation check)
 };
 
 // What the ROP units commit (tests replay it). Units that start atomics in the same cycle own
@@ -44,10 +51,9 @@ struct CommitLog {
 class RopUnit : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(RopUnit);
-  // arrived[w]: lane updates committed to word w so far (the end-of-run conservation check).
-  // free[w]: first cycle word w's next op may start (shared: a word belongs to one unit).
+  // words: per gradient word, shared by the units (a word belongs to one unit).
   RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-          CommitLog& log, std::vector<uint32_t>& arrived, std::vector<Cycle>& free, Stats& stats);
+          CommitLog& log, std::vector<WordState>& words, Stats& stats);
 
   Link<Request> in;
   Wake wake;
@@ -61,9 +67,8 @@ class RopUnit : public sc_core::sc_module {
   RopSetup setup_;
   golden::MemoryImage& image_;
   CommitLog& log_;
-  std::vector<uint32_t>& arrived_;
+  std::vector<WordState>& words_;
   Stats& stats_;
-  std::vector<Cycle>& free_;                  // per word: first cycle its next op may start
   uint64_t next_slot_ = 0;                    // next free input byte (cycle x ops_per_cycle x flit_bytes + k)
   Cycle last_done_ = 0;
   std::vector<uint32_t> seen_;  // words met while looking ahead this cycle
