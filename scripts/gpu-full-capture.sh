@@ -10,7 +10,9 @@
 # The traces stay on the device machine (several GB). OUT_DIR/full.log gets every step's output
 # and wall time.
 #
-# Usage: scripts/gpu-full-capture.sh OUT_DIR [ARC_BENCH] [ARCSIM]
+# Usage: [SIM_MODES="baseline ..."] [SCENES="pulsar tex"] scripts/gpu-full-capture.sh OUT_DIR [ARC_BENCH] [ARCSIM]
+#   SIM_MODES: the gs modes to simulate side by side (default all four; one mode = a clean timing)
+#   SCENES: the other scenes to capture (default pulsar tex; "" = none)
 #   defaults .devcarry/arc_bench (nvcc 13.0, sm_90) and .devcarry/arcsim (stripped; its shared
 #   libraries in .devcarry/lib).
 set -uo pipefail
@@ -33,9 +35,9 @@ TIMEFORMAT='wall %R s, user %U s, sys %S s'
   ls -l "$work"
   echo "## timing-only form"
   time timeout -k 5 100 "$sim" trace strip "$work/gs.arctrace" -o "$work/gs-t.arctrace"
-  echo "## simulate the timing-only trace, four modes at once, each on its own 2 cores (h100.toml)"
+  echo "## simulate the timing-only trace: modes ${SIM_MODES:-baseline sw-s sw-b arc-hw} at once, each on its own 2 cores (h100.toml)"
   cpu=0
-  for mode in baseline sw-s sw-b arc-hw; do
+  for mode in ${SIM_MODES:-baseline sw-s sw-b arc-hw}; do
     ( TIMEFORMAT="mode $mode: wall %R s, user %U s, sys %S s"
       time timeout -k 5 330 taskset -c $cpu,$((cpu + 1)) "$sim" sim --config "$cfg" --trace "$work/gs-t.arctrace" \
         --mode "$mode" --json --host-cost > "$out/sim-$mode.json" 2> "$work/sim-$mode.err"
@@ -43,7 +45,7 @@ TIMEFORMAT='wall %R s, user %U s, sys %S s'
     cpu=$((cpu + 2))
   done
   wait
-  for mode in baseline sw-s sw-b arc-hw; do
+  for mode in ${SIM_MODES:-baseline sw-s sw-b arc-hw}; do
     echo "### $mode"; cat "$work/sim-$mode.err"
     python3 - "$out/sim-$mode.json" <<'PY'
 import json, sys
@@ -58,7 +60,7 @@ for r, h in zip(j.get("runs", []), j.get("host_cost", {}).get("runs", [])):
 print(f"first pass {j.get('host_cost', {}).get('first_pass_cpu_seconds', 0):.1f} cpu s")
 PY
   done
-  for w in pulsar tex; do
+  for w in ${SCENES-pulsar tex}; do
     echo "## capture: $w 1920x1080, baseline (full form), strip, info"
     prims=300000
     time timeout -k 5 120 "$bench" --trace "$work/$w.arctrace" --trace-workload $w --trace-method baseline \
