@@ -19,13 +19,14 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
     singles();
     return;
   }
-  const uint32_t g = setup.granule_words;
+  const uint32_t shift = static_cast<uint32_t>(__builtin_ctz(setup.granule_words));  // a power of two (config check)
   // Granules in order of first appearance; each granule's ops keep their order (stable).
   uint32_t granules[32], of[32], ngran = 0;
   for (size_t i = 0; i < n; ++i) {
+    const uint32_t gi = ops[i].addr >> shift;
     uint32_t k = 0;
-    while (k < ngran && granules[k] != ops[i].addr / g) ++k;
-    if (k == ngran) granules[ngran++] = ops[i].addr / g;
+    while (k < ngran && granules[k] != gi) ++k;
+    if (k == ngran) granules[ngran++] = gi;
     of[i] = k;
   }
   if (ngran == n) {  // nothing shares a granule: single-op requests
@@ -35,22 +36,28 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
   OpsRef shared = OpsRef::make();
   LaneOp* const v = shared->ops;
   uint32_t nv = 0;
-  for (uint32_t k = 0; k < ngran; ++k)
-    for (size_t i = 0; i < n; ++i)
-      if (of[i] == k) v[nv++] = ops[i];
+  if (ngran == 1) {
+    std::copy(ops, ops + n, v);
+    nv = static_cast<uint32_t>(n);
+  } else {
+    for (uint32_t k = 0; k < ngran; ++k)
+      for (size_t i = 0; i < n; ++i)
+        if (of[i] == k) v[nv++] = ops[i];
+  }
   shared->size = nv;
   uint32_t words[32], per_word[32];
   for (size_t i = 0; i < nv;) {
     size_t j = i;
-    uint32_t nwords = 0;
-    while (j < nv && v[j].addr / g == v[i].addr / g) {
+    uint32_t nwords = 0, rounds = 0;
+    const uint32_t gi = v[i].addr >> shift;
+    while (j < nv && (v[j].addr >> shift) == gi) {
       uint32_t k = 0;
       while (k < nwords && words[k] != v[j].addr) ++k;
       if (k == nwords) {  // a new word (at most 32: n <= 32 ops)
         words[nwords] = v[j].addr;
         per_word[nwords++] = 0;
       }
-      ++per_word[k];
+      rounds = std::max(rounds, ++per_word[k]);
       ++j;
     }
     Request r;
@@ -62,15 +69,9 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
       r.bytes = single;
     } else {
       r.many = shared;
-      // rounds: round t updates the words that have more than t ops
-      uint32_t bytes = 0;
-      const uint32_t rounds = *std::max_element(per_word, per_word + nwords);
-      for (uint32_t t = 0; t < rounds; ++t) {
-        uint32_t w = 0;
-        for (uint32_t k = 0; k < nwords; ++k) w += per_word[k] > t;
-        bytes += round_bytes(w, setup);
-      }
-      r.bytes = bytes;
+      // Round t updates the words with more than t ops: summed over the rounds, a header
+      // each and 4 bytes per op.
+      r.bytes = rounds * setup.header_bytes + 4 * r.count;
     }
     out.push_back(std::move(r));
     i = j;

@@ -5,7 +5,7 @@
 namespace arc::sim {
 
 Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
-    : sc_module(name), setup_(setup), listed_(setup.sms, 0), waits_on_(setup.sms, kNone), sm_slot_(setup.sms, 0), eject_slot_(setup.rops, 0) {
+    : sc_module(name), setup_(setup), state_(setup.sms, kIdle), blocked_(setup.rops), sm_slot_(setup.sms, 0), eject_slot_(setup.rops, 0) {
   for (uint32_t i = 0; i < setup.sms; ++i) from_sm.push_back(std::make_unique<Link<Request>>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   SC_METHOD(step);
@@ -23,22 +23,35 @@ void Icnt::step() {
   // rotates with time, not with how often this module happens to run (active_ is kept sorted,
   // so the order never depends on which LSU ran first in a cycle).
   const uint32_t rr = static_cast<uint32_t>(now % setup_.sms);
+  // SMs blocked on a ROP input come back into the visiting order when that input has room
+  // (a slot freed this cycle is usable only from the next one, so one look per ROP unit
+  // settles it for all its waiters; most SMs, while the ROPs are the bottleneck). Back in the
+  // order, such an SM checks its head as any other: an earlier SM may take the room first.
+  for (uint32_t rop = 0; rop < setup_.rops; ++rop) {
+    std::vector<uint32_t>& waiting = blocked_[rop];
+    if (waiting.empty()) continue;
+    Link<Request>& out = *to_rop[rop];
+    if (!out.can_push(now)) {
+      out.await_room(now);  // the ROP's pop wakes us
+      continue;
+    }
+    for (uint32_t sm : waiting) {
+      state_[sm] = kActive;
+      active_.insert(std::lower_bound(active_.begin(), active_.end(), sm), sm);
+    }
+    waiting.clear();
+  }
+  while (!parked_.empty() && parked_.top().first <= now) {
+    const uint32_t sm = parked_.top().second;
+    parked_.pop();
+    state_[sm] = kActive;
+    active_.insert(std::lower_bound(active_.begin(), active_.end(), sm), sm);
+  }
   const size_t n = active_.size();
   const size_t start = static_cast<size_t>(std::lower_bound(active_.begin(), active_.end(), rr) - active_.begin());
-  bool emptied = false;
+  bool left = false;  // an SM left the visiting order (emptied, blocked or parked)
   for (size_t j = 0; j < n; ++j) {
     const uint32_t sm = active_[(start + j) % n];
-    // An SM whose head found its ROP input full stays blocked until that input has room: a
-    // slot freed this cycle is usable only from the next one, so one look at that ROP's link
-    // settles it without touching the SM's queue (most SMs, while the ROPs are the bottleneck).
-    if (waits_on_[sm] != kNone) {
-      Link<Request>& out = *to_rop[waits_on_[sm]];
-      if (!out.can_push(now)) {
-        out.await_room(now);
-        continue;
-      }
-      waits_on_[sm] = kNone;
-    }
     Link<Request>& in = *from_sm[sm];
     bool blocked = false;
     uint64_t& slot = sm_slot_[sm];
@@ -48,28 +61,41 @@ void Icnt::step() {
       Link<Request>& out = *to_rop[rop];
       if (!out.can_push(now)) {
         out.await_room(now);  // the ROP's pop wakes us
-        waits_on_[sm] = rop;
-        blocked = true;
+        blocked_[rop].push_back(sm);
+        state_[sm] = kBlocked;
+        left = blocked = true;
         break;
       }
       const uint64_t s = std::max<uint64_t>(slot, now * F);
       slot = s + r.bytes;
-      const Cycle left = (slot - 1) / F;  // the cycle its last byte leaves the SM
+      const Cycle last = (slot - 1) / F;  // the cycle its last byte leaves the SM
       // Ejection: at most eject_per_cycle flits per ROP port per cycle, in order.
       const uint64_t es = std::max<uint64_t>(eject_slot_[rop], (now + lat) * E);
       eject_slot_[rop] = es + r.bytes;
-      const Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, left + lat);
+      const Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, last + lat);
       out.push(now, in.pop(now), at - now);
     }
-    if (in.ready(now) && !blocked) next = std::min<Cycle>(next, std::max<Cycle>(now + 1, slot / F));
-    else if (!in.ready(now)) next = std::min(next, in.next_ready());
-    if (in.empty()) {
-      listed_[sm] = 0;
-      emptied = true;
+    if (blocked) continue;
+    // Next cycle this SM can send: its link's next free byte, or its head becoming visible.
+    // Until then it waits out of the visiting order (an LSU push only appends behind the
+    // head, so it cannot make that cycle earlier).
+    Cycle resume = kNever;
+    if (in.ready(now)) resume = std::max<Cycle>(now + 1, slot / F);
+    else if (!in.empty()) resume = in.next_ready();
+    if (resume == kNever) {
+      state_[sm] = kIdle;
+      left = true;
+    } else if (resume > now + 1) {
+      parked_.emplace(resume, sm);
+      state_[sm] = kParked;
+      left = true;
+    } else {
+      next = std::min(next, resume);
     }
   }
-  if (emptied) active_.erase(std::remove_if(active_.begin(), active_.end(), [&](uint32_t sm) { return !listed_[sm]; }),
-                             active_.end());
+  if (!parked_.empty()) next = std::min(next, parked_.top().first);
+  if (left) active_.erase(std::remove_if(active_.begin(), active_.end(), [&](uint32_t sm) { return state_[sm] != kActive; }),
+                          active_.end());
   wake.at(next);
 }
 

@@ -14,7 +14,9 @@
 #include <systemc>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
+#include <queue>
 #include <vector>
 
 #include "link.h"
@@ -47,8 +49,8 @@ class Icnt : public sc_core::sc_module {
   }
   // The LSU of `sm` calls this after pushing into from_sm[sm]: only SMs with flits are visited.
   void pushed(uint32_t sm) {
-    if (!listed_[sm]) {
-      listed_[sm] = 1;
+    if (state_[sm] == kIdle) {
+      state_[sm] = kActive;
       active_.insert(std::lower_bound(active_.begin(), active_.end(), sm), sm);
     }
   }
@@ -57,10 +59,15 @@ class Icnt : public sc_core::sc_module {
   void step();
 
   IcntSetup setup_;
-  std::vector<uint32_t> active_;  // SMs whose input may hold flits, ascending
-  std::vector<char> listed_;
-  static constexpr uint32_t kNone = ~0u;
-  std::vector<uint32_t> waits_on_;  // per SM: the ROP unit whose full input blocks its head (kNone: not blocked)
+  // Each SM with flits is in the visiting order, waiting on the one ROP unit whose full input
+  // blocks its head, or parked until a known cycle (its link busy with an earlier request,
+  // or its head not yet visible).
+  enum : char { kIdle, kActive, kBlocked, kParked };
+  std::vector<char> state_;                      // per SM
+  std::vector<uint32_t> active_;                 // SMs in the visiting order, ascending
+  std::vector<std::vector<uint32_t>> blocked_;   // per ROP unit: the SMs waiting on its input
+  using Parked = std::pair<Cycle, uint32_t>;     // (cycle it can send again, SM)
+  std::priority_queue<Parked, std::vector<Parked>, std::greater<Parked>> parked_;
   // Byte slots (slot = cycle x bytes per cycle + k): the next free one of each SM's link and
   // of each ROP port's ejection.
   std::vector<uint64_t> sm_slot_;

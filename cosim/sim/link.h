@@ -10,10 +10,10 @@
 // producer and consumer cannot change what either sees.
 #pragma once
 #include <cassert>
-#include <deque>
 #include <utility>
 
 #include "clock.h"
+#include "ring.h"
 
 namespace arc::sim {
 
@@ -64,7 +64,7 @@ class Link {
   T pop_at(Cycle now, size_t i) {
     if (i == 0) return pop(now);
     T x = std::move(q_[i].second);
-    q_.erase(q_.begin() + static_cast<std::ptrdiff_t>(i));
+    q_.erase_at(i);
     note_pop(now);
     return x;
   }
@@ -87,7 +87,7 @@ class Link {
   }
 
   size_t capacity_;
-  std::deque<std::pair<Cycle, T>> q_;
+  Ring<std::pair<Cycle, T>> q_;
   Cycle pop_cycle_ = kNever;
   size_t pops_now_ = 0;
   bool producer_waits_ = false;

@@ -3,7 +3,6 @@
 #include "icnt.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace arc::sim {
 
@@ -62,8 +61,7 @@ void Lsu::step() {
     }
     Packet& pk = port.front_mut();
     const size_t take = std::min(room, pk.size() - taken_[p]);
-    queue_.insert(queue_.end(), std::make_move_iterator(pk.begin() + static_cast<std::ptrdiff_t>(taken_[p])),
-                  std::make_move_iterator(pk.begin() + static_cast<std::ptrdiff_t>(taken_[p] + take)));
+    for (size_t i = taken_[p]; i < taken_[p] + take; ++i) queue_.push_back(std::move(pk[i]));
     taken_[p] += take;
     if (taken_[p] == pk.size()) {
       give_back(port.pop(now));  // its storage serves a later packet

@@ -11,11 +11,11 @@
 #pragma once
 #include <systemc>
 
-#include <deque>
 #include <memory>
 #include <vector>
 
 #include "link.h"
+#include "ring.h"
 #include "request.h"
 #include "rop_hash.h"
 #include "stats.h"
@@ -54,7 +54,7 @@ class Lsu : public sc_core::sc_module {
   LsuSetup setup_;
   const RopHash& hash_;
   Stats& stats_;
-  std::deque<Request> queue_;
+  Ring<Request> queue_;
   uint32_t rr_ = 0;
   std::vector<size_t> taken_;  // per port: requests of its front packet already queued
   std::vector<uint64_t> grants_;

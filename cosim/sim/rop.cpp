@@ -46,15 +46,21 @@ void RopUnit::step() {
         pick = i;
         break;
       }
+      // The request's distinct words (a word's ops repeat its address: a warp-uniform
+      // request is 32 ops on one word, one look-up).
       const Request& r = in.item(i);
-      bool ok = true;
+      uint32_t words[OpBlock::kCap], nw = 0;
       for (const LaneOp& op : r)
-        if (seen(op.addr)) ok = false;  // an older request on one of its words waits
+        if (nw == 0 || words[nw - 1] != op.addr) words[nw++] = op.addr;
+      bool ok = true;
+      for (uint32_t k = 0; k < nw && ok; ++k)
+        if (seen(words[k])) ok = false;  // an older request on one of its words waits
       if (ok) {
-        for (const LaneOp& op : r) {
-          if (words_[op.addr].free > now) {
+        for (uint32_t k = 0; k < nw; ++k) {
+          const Cycle f = words_[words[k]].free;
+          if (f > now) {
             ok = false;
-            retry = std::min(retry, words_[op.addr].free);
+            retry = std::min(retry, f);
           }
         }
       }
@@ -62,8 +68,8 @@ void RopUnit::step() {
         pick = i;
         break;
       }
-      for (const LaneOp& op : r)
-        if (!seen(op.addr)) seen_.push_back(op.addr);
+      for (uint32_t k = 0; k < nw; ++k)
+        if (!seen(words[k])) seen_.push_back(words[k]);
     }
     if (pick == SIZE_MAX) break;
     const Request r = in.pop_at(now, pick);

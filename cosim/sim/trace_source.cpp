@@ -251,9 +251,9 @@ class FileSource : public InstrSource {
   uint64_t buffered_bytes_peak() const override { return queues_.chunks_peak() * ChunkQueues::kChunk; }
 
  private:
-  // The most bytes one packed record takes: 8 varint fields (<= 10 bytes) and 32 lanes of a
-  // zigzag delta (<= 10) and a value (4); stored after a 2-byte length.
-  static constexpr size_t kMaxPacked = 8 * 10 + trace::kLanes * 14;
+  // The most bytes one packed record takes: 8 varint fields (<= 10 bytes), the address kind
+  // and 32 lanes of a zigzag delta (<= 10) and a value (4); stored after a 2-byte length.
+  static constexpr size_t kMaxPacked = 8 * 10 + 1 + trace::kLanes * 14;
   static_assert(kMaxPacked < 0x10000);
   static uint8_t* put(uint8_t* o, uint64_t v) {
     while (v >= 0x80) {
@@ -272,7 +272,7 @@ class FileSource : public InstrSource {
     }
   }
   const trace::Instr& read_one() {
-    const trace::Instr* in = reader_.next(scratch_) ? &scratch_ : nullptr;
+    const trace::Instr* in = reader_.next();
     if (!in)
       throw Error(fmt::format("{}: the trace ended before its first pass said it would (did the file change?)", path_));
     return *in;
@@ -288,14 +288,26 @@ class FileSource : public InstrSource {
     o = put(o, in.reduced_mask);
     o = put(o, in.param);
     o = put(o, in.nparams);
-    uint32_t prev = 0;
-    for (uint32_t m = in.active_mask; m; m &= m - 1) {
-      const int l = __builtin_ctz(m);
-      const int64_t d = static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev);
-      o = put(o, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
-      prev = in.addr[l];
-      if (values_) {
-        __builtin_memcpy(o, &in.value[l], 4);
+    // Addresses: a warp-uniform instruction (every active lane on one word) stores its word
+    // once (kind 1); otherwise (kind 0) zigzag deltas between active lanes.
+    const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+    bool uniform = true;
+    for (uint32_t m = in.active_mask; m; m &= m - 1) uniform &= in.addr[static_cast<size_t>(__builtin_ctz(m))] == a0;
+    *o++ = uniform ? 1 : 0;
+    if (uniform) {
+      o = put(o, a0);
+    } else {
+      uint32_t prev = 0;
+      for (uint32_t m = in.active_mask; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        const int64_t d = static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev);
+        o = put(o, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
+        prev = in.addr[l];
+      }
+    }
+    if (values_) {
+      for (uint32_t m = in.active_mask; m; m &= m - 1) {
+        __builtin_memcpy(o, &in.value[static_cast<size_t>(__builtin_ctz(m))], 4);
         o += 4;
       }
     }
@@ -323,14 +335,20 @@ class FileSource : public InstrSource {
     out.nparams = static_cast<uint8_t>(get(p));
     out.addr.fill(0);  // inactive lanes read zero, as from the reader
     out.value.fill(0);
-    int64_t prev = 0;
-    for (uint32_t m = out.active_mask; m; m &= m - 1) {
-      const int l = __builtin_ctz(m);
-      const uint64_t z = get(p);
-      prev += static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
-      out.addr[l] = static_cast<uint32_t>(prev);
-      if (values_) {
-        __builtin_memcpy(&out.value[l], p, 4);
+    if (*p++) {
+      const uint32_t a0 = static_cast<uint32_t>(get(p));
+      for (uint32_t m = out.active_mask; m; m &= m - 1) out.addr[static_cast<size_t>(__builtin_ctz(m))] = a0;
+    } else {
+      int64_t prev = 0;
+      for (uint32_t m = out.active_mask; m; m &= m - 1) {
+        const uint64_t z = get(p);
+        prev += static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
+        out.addr[static_cast<size_t>(__builtin_ctz(m))] = static_cast<uint32_t>(prev);
+      }
+    }
+    if (values_) {
+      for (uint32_t m = out.active_mask; m; m &= m - 1) {
+        __builtin_memcpy(&out.value[static_cast<size_t>(__builtin_ctz(m))], p, 4);
         p += 4;
       }
     }
@@ -338,7 +356,6 @@ class FileSource : public InstrSource {
 
   std::string path_;
   trace::Reader reader_;
-  trace::Instr scratch_;
   bool values_;
   WarpIndex index_;
   ChunkQueues queues_;

@@ -66,21 +66,25 @@ std::string check_instr(const Header& h, const Instr& in) {
     return "SM id " + std::to_string(in.sm) + " >= SM count " + std::to_string(h.sm_count);
   if (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)
     return "sub-core id " + std::to_string(in.subcore) + " >= sub-cores per SM " + std::to_string(h.subcores_per_sm);
-  for (int l = 0; l < kLanes; ++l)
-    if ((in.active_mask >> l & 1) && in.addr[l] >= h.buffer_words)
+  for (uint32_t m = in.active_mask; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    if (in.addr[l] >= h.buffer_words)
       return "lane " + std::to_string(l) + " address " + std::to_string(in.addr[l]) +
              " is outside the gradient buffer (" + std::to_string(h.buffer_words) + " words)";
+  }
   if (in.reduced_mask & ~in.active_mask)
     return "lane data inconsistent with the mask: reduced_mask " + detail::hex32(in.reduced_mask) +
            " names lanes outside active mask " + detail::hex32(in.active_mask);
-  for (int l = 0; l < kLanes; ++l) {
-    if (!(in.reduced_mask >> l & 1)) continue;
-    for (int k = 0; k < l; ++k)
-      if ((in.active_mask >> k & 1) && in.addr[k] == in.addr[l])
+  for (uint32_t r = in.reduced_mask; r; r &= r - 1) {
+    const int l = __builtin_ctz(r);
+    for (uint32_t m = in.active_mask & ((1u << l) - 1); m; m &= m - 1) {
+      const int k = __builtin_ctz(m);
+      if (in.addr[k] == in.addr[l])
         return "reduced_mask bit " + std::to_string(l) + " is not a group leader (lane " + std::to_string(k) +
                " is active with the same address)";
+    }
   }
-  return "";
+  return {};
 }
 
 namespace {
@@ -329,11 +333,18 @@ const Header& Reader::header() const { return impl_->header; }
 uint16_t Reader::version() const { return impl_->version; }
 
 bool Reader::next(Instr& out) {
+  const Instr* in = next();
+  if (!in) return false;
+  out = *in;
+  return true;
+}
+
+const Instr* Reader::next() {
   auto& m = *impl_;
   if (m.call_next == m.call.size()) {
     while (m.rec_left == 0) {
-      if (m.records_done || !m.next_block()) return false;
-      if (m.records_done) return false;
+      if (m.records_done || !m.next_block()) return nullptr;
+      if (m.records_done) return nullptr;
     }
     const std::string* where = &m.where;
     try {
@@ -351,10 +362,10 @@ bool Reader::next(Instr& out) {
     if (--m.rec_left == 0 && !m.cur->done()) throw Error(*where + ": malformed: bytes left after the last record");
     m.call_next = 0;
   }
-  out = m.call[m.call_next++];
+  const Instr& out = m.call[m.call_next++];
   ++m.instructions;
-  m.lanes += std::bitset<32>(out.active_mask).count();
-  return true;
+  m.lanes += static_cast<uint64_t>(__builtin_popcount(out.active_mask));
+  return &out;
 }
 
 const std::vector<uint32_t>& Reader::final_buffer() {

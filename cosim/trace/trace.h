@@ -146,6 +146,8 @@ class Reader {
   const Header& header() const;
   uint16_t version() const;  // format version of the file (1 or 2)
   bool next(Instr& out);  // the next instruction (a call's params one by one); false after the last one
+  // The same without a copy: valid until the next call (or the Reader's end); nullptr after the last one.
+  const Instr* next();
   // The final gradient buffer (reads past any remaining instructions first); empty for a
   // timing-only trace.
   const std::vector<uint32_t>& final_buffer();

@@ -12,7 +12,7 @@
 
 namespace arc::trace::detail {
 
-uint64_t Cursor::varint() {
+uint64_t Cursor::varint_long() {
   uint64_t v = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     const uint8_t b = u8();
@@ -281,7 +281,10 @@ void RecordDecoder::reset() {
 }
 
 void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
-  Instr out;
+  // Param 0 is decoded in place (call[0]); the other params of a call are copies of it with
+  // their own seq, gap, flags and addresses.
+  if (call.empty()) call.resize(1);
+  Instr& out = call[0];
   const unsigned nlanes = c.u8();
   out.sm = static_cast<uint32_t>(c.varint());
   out.subcore = static_cast<uint32_t>(c.varint());
@@ -291,7 +294,7 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
   out.seq = predicted + static_cast<uint64_t>(unzigzag(c.varint()));
   const uint32_t mask = c.u32();
   out.active_mask = mask;
-  if (nlanes != std::bitset<32>(mask).count())
+  if (nlanes != static_cast<unsigned>(__builtin_popcount(mask)))
     c.fail("lane data inconsistent with the mask: " + std::to_string(nlanes) + " lane entries but active mask " +
            hex32(mask) + " has " + std::to_string(std::bitset<32>(mask).count()) + " lanes");
   out.gap = static_cast<uint32_t>(c.varint());
@@ -306,40 +309,42 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
     if (n > 1) stride = unzigzag(c.varint());
   }
   last_seq_.set(out.sm, out.warp, out.seq + n - 1);
+  out.param = 0;
   out.nparams = static_cast<uint8_t>(n);
+  out.addr.fill(0);  // inactive lanes read zero
   int64_t prev = prev_addr_;
-  bool first = true;
-  for (int l = 0; l < kLanes; ++l) {
-    if (!(mask >> l & 1)) {
-      out.addr[l] = 0;
-      continue;
-    }
+  const int64_t span = static_cast<int64_t>(n - 1) * stride;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
     const int64_t a = prev + unzigzag(c.varint());
-    const int64_t last = a + static_cast<int64_t>(n - 1) * stride;
-    if (a < 0 || a > 0xFFFFFFFFll || last < 0 || last > 0xFFFFFFFFll)
+    if (a < 0 || a > 0xFFFFFFFFll || a + span < 0 || a + span > 0xFFFFFFFFll)
       c.fail("malformed: address delta leaves the 32-bit range");
     out.addr[l] = static_cast<uint32_t>(a);
     prev = a;
-    if (first) prev_addr_ = out.addr[l];
-    first = false;
   }
-  call.assign(n, out);
-  for (size_t p = 0; p < n; ++p) {
+  if (mask) prev_addr_ = out.addr[__builtin_ctz(mask)];
+  call.resize(n);
+  for (size_t p = 1; p < n; ++p) {
     Instr& x = call[p];
+    x = call[0];
     x.param = static_cast<uint8_t>(p);
-    x.seq = out.seq + p;
-    if (p > 0) {
-      x.gap = 0;
-      x.flags &= ~kFlagFirstOfWarp;
-      for (int l = 0; l < kLanes; ++l)
-        if (mask >> l & 1) x.addr[l] = static_cast<uint32_t>(static_cast<int64_t>(out.addr[l]) + static_cast<int64_t>(p) * stride);
-    }
+    x.seq = call[0].seq + p;
+    x.gap = 0;
+    x.flags &= ~kFlagFirstOfWarp;
+    for (int l = 0; l < kLanes; ++l)
+      if (mask >> l & 1) x.addr[l] = static_cast<uint32_t>(static_cast<int64_t>(call[0].addr[l]) + static_cast<int64_t>(p) * stride);
   }
-  if (timing_only_) return;
+  if (timing_only_) {
+    for (size_t p = 0; p < n; ++p) {
+      call[p].value.fill(0);
+      call[p].partial_sum.fill(0);
+    }
+    return;
+  }
   for (size_t p = 0; p < n; ++p)
     for (int l = 0; l < kLanes; ++l) call[p].value[l] = (mask >> l & 1) ? c.u32() : 0;
   for (size_t p = 0; p < n; ++p)
-    for (int l = 0; l < kLanes; ++l) call[p].partial_sum[l] = (out.reduced_mask >> l & 1) ? c.u32() : 0;
+    for (int l = 0; l < kLanes; ++l) call[p].partial_sum[l] = (call[0].reduced_mask >> l & 1) ? c.u32() : 0;
 }
 
 }  // namespace arc::trace::detail

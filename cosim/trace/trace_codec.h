@@ -57,12 +57,16 @@ class Cursor {
   uint16_t u16() { need(2); const uint16_t v = get_u16(p_); p_ += 2; return v; }
   uint32_t u32() { need(4); const uint32_t v = get_u32(p_); p_ += 4; return v; }
   uint64_t u64() { const uint64_t lo = u32(); return lo | uint64_t(u32()) << 32; }
-  uint64_t varint();
+  uint64_t varint() {  // one-byte values (most deltas, flags, small counts) inline
+    if (p_ != end_ && *p_ < 0x80) return *p_++;
+    return varint_long();
+  }
   std::string str();  // u32 length + bytes
   bool done() const { return p_ == end_; }
   [[noreturn]] void fail(const std::string& msg) const;
 
  private:
+  uint64_t varint_long();
   void need(size_t n) const {
     if (static_cast<size_t>(end_ - p_) < n) fail("malformed: data ends inside a field");
   }

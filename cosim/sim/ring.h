@@ -1,0 +1,53 @@
+// Ring<T>: a FIFO on one power-of-two array that grows (doubling) only when full, for the
+// timing model's queues: their sizes are bounded (link capacities, the LSU depth), so once
+// warm a push or pop allocates nothing (std::deque frees and allocates a node every few
+// elements as a queue slides along it).
+#pragma once
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace arc::sim {
+
+template <class T>
+class Ring {
+ public:
+  bool empty() const { return n_ == 0; }
+  size_t size() const { return n_; }
+  T& front() { return buf_[head_]; }
+  const T& front() const { return buf_[head_]; }
+  T& operator[](size_t i) { return buf_[(head_ + i) & mask_]; }
+  const T& operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
+  template <class... A>
+  T& emplace_back(A&&... a) {
+    if (n_ == buf_.size()) grow();
+    T& slot = buf_[(head_ + n_) & mask_];
+    slot = T(std::forward<A>(a)...);
+    ++n_;
+    return slot;
+  }
+  void push_back(T x) { emplace_back(std::move(x)); }
+  void pop_front() {
+    buf_[head_] = T();  // drops what the element holds (e.g. a shared op block) now
+    head_ = (head_ + 1) & mask_;
+    --n_;
+  }
+  // Removes element i, keeping the others' order (shifts the ones before it back by one).
+  void erase_at(size_t i) {
+    for (size_t k = i; k > 0; --k) (*this)[k] = std::move((*this)[k - 1]);
+    pop_front();
+  }
+
+ private:
+  void grow() {
+    std::vector<T> b(buf_.empty() ? 8 : 2 * buf_.size());
+    for (size_t i = 0; i < n_; ++i) b[i] = std::move((*this)[i]);
+    buf_ = std::move(b);
+    head_ = 0;
+    mask_ = buf_.size() - 1;
+  }
+  std::vector<T> buf_;
+  size_t head_ = 0, n_ = 0, mask_ = 0;
+};
+
+}  // namespace arc::sim
