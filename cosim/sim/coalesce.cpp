@@ -19,6 +19,21 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
     singles();
     return;
   }
+  // A warp-uniform instruction (every op on one word): one request of n rounds, one word each.
+  bool uniform = true;
+  for (size_t i = 1; i < n; ++i) uniform &= ops[i].addr == ops[0].addr;
+  if (uniform) {
+    OpsRef shared = OpsRef::make();
+    std::copy(ops, ops + n, shared->ops);
+    shared->size = static_cast<uint32_t>(n);
+    Request r;
+    r.sm = sm;
+    r.count = static_cast<uint32_t>(n);
+    r.many = std::move(shared);
+    r.bytes = static_cast<uint32_t>(n) * round_bytes(1, setup);
+    out.push_back(std::move(r));
+    return;
+  }
   const uint32_t shift = static_cast<uint32_t>(__builtin_ctz(setup.granule_words));  // a power of two (config check)
   // Granules in order of first appearance; each granule's ops keep their order (stable).
   uint32_t granules[32], of[32], ngran = 0;

@@ -74,18 +74,24 @@ void RopUnit::step() {
     if (pick == SIZE_MAX) break;
     const Request r = in.pop_at(now, pick);
     next_slot_ = std::max<uint64_t>(next_slot_, now * O) + r.bytes;
+    // Commit, run by run of consecutive ops on one word: with serialization the m-th op of a
+    // run starts same_addr_interval x m cycles after its first (each waits for the one before).
     Cycle last = now;
-    for (const LaneOp& op : r) {
-      Cycle t = now;
-      WordState& w = words_[op.addr];
-      if (serialize) {
-        t = std::max(now, w.free);
-        w.free = t + setup_.same_addr_interval;
+    const uint32_t gap = serialize ? setup_.same_addr_interval : 0;
+    for (const LaneOp *op = r.begin(), *end = r.end(); op != end;) {
+      const uint32_t addr = op->addr;
+      WordState& w = words_[addr];
+      const Cycle t0 = serialize ? std::max(now, w.free) : now;
+      Cycle t = t0;
+      uint32_t lanes = 0;
+      for (; op != end && op->addr == addr; ++op, t += gap) {
+        if (setup_.values) image_.apply(addr, op->value);  // a timing-only trace adds 0 to 0: the image stays 0
+        if (log_.enabled) log_.entries.push_back({t, unit_, addr, op->value});
+        lanes += op->lanes;
       }
-      if (setup_.values) image_.apply(op.addr, op.value);  // a timing-only trace adds 0 to 0: the image stays 0
-      w.arrived += op.lanes;
-      if (log_.enabled) log_.entries.push_back({t, unit_, op.addr, op.value});
-      last = std::max(last, t);
+      w.arrived += lanes;
+      if (serialize) w.free = t;
+      last = std::max(last, t - gap);
     }
     stats_.rop_ops += r.count;
     ++stats_.rop_requests;
