@@ -84,6 +84,7 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
       r.bytes = single;
     } else {
       r.many = shared;
+      r.one_word = nwords == 1;
       // Round t updates the words with more than t ops: summed over the rounds, a header
       // each and 4 bytes per op.
       r.bytes = rounds * setup.header_bytes + 4 * r.count;

@@ -61,6 +61,7 @@ struct Request {
   uint32_t rop = 0;    // destination ROP unit (address hash of its first word, set by the LSU)
   uint32_t sm = 0;
   uint32_t bytes = 32;
+  bool one_word = true;  // every op on one word (the ROP then looks up one word, not count)
 
   Request() = default;
   Request(LaneOp op, uint32_t sm_) : one(op), sm(sm_) {}

@@ -50,8 +50,10 @@ void RopUnit::step() {
       // request is 32 ops on one word, one look-up).
       const Request& r = in.item(i);
       uint32_t words[OpBlock::kCap], nw = 0;
-      for (const LaneOp& op : r)
-        if (nw == 0 || words[nw - 1] != op.addr) words[nw++] = op.addr;
+      if (r.one_word) words[nw++] = r.addr();
+      else
+        for (const LaneOp& op : r)
+          if (nw == 0 || words[nw - 1] != op.addr) words[nw++] = op.addr;
       bool ok = true;
       for (uint32_t k = 0; k < nw && ok; ++k)
         if (seen(words[k])) ok = false;  // an older request on one of its words waits

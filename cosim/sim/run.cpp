@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -114,8 +115,12 @@ std::string encode(const RunResult& r) {
                              .dump();
   put(buf, static_cast<uint64_t>(js.size()));
   buf += js;
+  // The image: its length, then a flag byte and, unless every word is 0 (a timing-only
+  // trace), the words in one block.
   put(buf, static_cast<uint64_t>(r.image.size()));
-  buf.append(reinterpret_cast<const char*>(r.image.data()), r.image.size() * sizeof(uint32_t));
+  const bool zero = std::all_of(r.image.begin(), r.image.end(), [](uint32_t w) { return w == 0; });
+  put(buf, static_cast<uint8_t>(zero));
+  if (!zero) buf.append(reinterpret_cast<const char*>(r.image.data()), r.image.size() * sizeof(uint32_t));
   put(buf, static_cast<uint64_t>(r.commits.size()));
   for (const auto& [a, v] : r.commits) {
     put(buf, a);
@@ -127,6 +132,11 @@ std::string encode(const RunResult& r) {
 struct Cursor {
   const std::string& s;
   size_t at = 0;
+  void copy_to(void* out, size_t n) {
+    if (at + n > s.size()) throw Error("timing-model child process returned a truncated result");
+    std::memcpy(out, s.data() + at, n);
+    at += n;
+  }
   template <class T>
   T get() {
     if (at + sizeof(T) > s.size()) throw Error("timing-model child process returned a truncated result");
@@ -143,8 +153,8 @@ struct Cursor {
   }
 };
 
-RunResult decode(const std::string& s) {
-  Cursor c{s};
+RunResult decode(const std::string& s, size_t at) {
+  Cursor c{s, at};
   RunResult r;
   const auto j = nlohmann::json::parse(c.bytes(c.get<uint64_t>()));
   r.label = j.at("label").get<std::string>();
@@ -153,8 +163,8 @@ RunResult decode(const std::string& s) {
   r.lookahead_peak = j.at("lookahead_peak").get<uint64_t>();
   r.lookahead_bytes_peak = j.at("lookahead_bytes_peak").get<uint64_t>();
   r.peak_rss_kb = j.at("peak_rss_kb").get<uint64_t>();
-  r.image.resize(c.get<uint64_t>());
-  for (auto& w : r.image) w = c.get<uint32_t>();
+  r.image.assign(c.get<uint64_t>(), 0);
+  if (!c.get<uint8_t>()) c.copy_to(r.image.data(), r.image.size() * sizeof(uint32_t));
   r.commits.resize(c.get<uint64_t>());
   for (auto& [a, v] : r.commits) {
     a = c.get<uint32_t>();
@@ -207,7 +217,7 @@ RunResult isolated(const RunSpec& spec, Run run) {
   if (buf.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw Error("timing-model child process for " + spec.label() + " died (status " + std::to_string(status) + ")");
   if (buf[0] == 'E') throw Error(buf.substr(1));
-  return decode(buf.substr(1));
+  return decode(buf, 1);
 }
 
 }  // namespace

@@ -97,7 +97,7 @@ bool SubCore::try_issue(Cycle now) {
     Packet p;
     if (setup_.mode == Mode::Baseline) {
       p = take_packet();
-      LaneOp ops[32];
+      LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
       size_t n = 0;
       for (uint32_t m = in.active_mask; m; m &= m - 1) {
         const int l = __builtin_ctz(m);

@@ -20,6 +20,7 @@
 #pragma once
 #include <systemc>
 
+#include <array>
 #include <vector>
 
 #include "coalesce.h"
@@ -73,6 +74,7 @@ class SubCore : public sc_core::sc_module {
   const SubCoreWork& work_;
   InstrSource& source_;
   Stats& stats_;
+  std::array<LaneOp, 32> ops_;  // baseline: the issuing instruction's lane ops
   trace::Instr arc_buf_;  // arc-hw: the instruction in flight to the ARC unit (its link holds a pointer)
   std::vector<Warp> resident_;
   size_t next_warp_ = 0;      // next warp of work_ to make resident

@@ -63,7 +63,11 @@ class Summarizer {
   }
   void add(const trace::Instr& in, uint64_t i) {
     const bool values = !s_.header.timing_only;
-    for (uint32_t m = in.active_mask; m; m &= m - 1) {
+    const uint32_t a0 = in.active_mask ? in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))] : 0;
+    bool uniform = !values && in.active_mask && a0 < s_.header.buffer_words;  // timing only: a count per word
+    for (uint32_t m = in.active_mask; m && uniform; m &= m - 1) uniform = in.addr[static_cast<size_t>(__builtin_ctz(m))] == a0;
+    if (uniform) s_.word_updates[a0] += static_cast<uint32_t>(__builtin_popcount(in.active_mask));
+    for (uint32_t m = uniform ? 0 : in.active_mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       const uint32_t a = in.addr[l];
       if (a >= s_.header.buffer_words)

@@ -321,6 +321,11 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
       c.fail("malformed: address delta leaves the 32-bit range");
     out.addr[l] = static_cast<uint32_t>(a);
     prev = a;
+    // A warp-uniform instruction: every later lane's delta is 0 (one zero byte each).
+    if (m == mask && nlanes > 1 && c.skip_zeros(nlanes - 1)) {
+      for (uint32_t r = m & (m - 1); r; r &= r - 1) out.addr[static_cast<size_t>(__builtin_ctz(r))] = static_cast<uint32_t>(a);
+      break;
+    }
   }
   if (mask) prev_addr_ = out.addr[__builtin_ctz(mask)];
   call.resize(n);

@@ -63,6 +63,15 @@ class Cursor {
   }
   std::string str();  // u32 length + bytes
   bool done() const { return p_ == end_; }
+  // True (and skips them) when the next n bytes exist and are all zero: n varints of 0.
+  bool skip_zeros(size_t n) {
+    if (static_cast<size_t>(end_ - p_) < n) return false;
+    uint8_t any = 0;
+    for (size_t i = 0; i < n; ++i) any |= p_[i];
+    if (any) return false;
+    p_ += n;
+    return true;
+  }
   [[noreturn]] void fail(const std::string& msg) const;
 
  private:
