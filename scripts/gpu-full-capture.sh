@@ -10,9 +10,11 @@
 # The traces stay on the device machine (several GB). OUT_DIR/full.log gets every step's output
 # and wall time.
 #
-# Usage: [SIM_MODES="baseline ..."] [SCENES="pulsar tex"] scripts/gpu-full-capture.sh OUT_DIR [ARC_BENCH] [ARCSIM]
+# Usage: [SIM_MODES="baseline ..."] [SCENES="pulsar tex"] [TIMING_ONLY=1] [SIM_TIMEOUT=330] scripts/gpu-full-capture.sh OUT_DIR [ARC_BENCH] [ARCSIM]
 #   SIM_MODES: the gs modes to simulate side by side (default all four; one mode = a clean timing)
 #   SCENES: the other scenes to capture (default pulsar tex; "" = none)
+#   TIMING_ONLY=1: capture gs in the timing-only form directly (arc_bench --trace-timing-only),
+#     no full form and no strip; SIM_TIMEOUT: seconds each mode may run (default 330)
 #   defaults .devcarry/arc_bench (nvcc 13.0, sm_90) and .devcarry/arcsim (stripped; its shared
 #   libraries in .devcarry/lib).
 set -uo pipefail
@@ -29,17 +31,24 @@ cfg=$root/cosim/configs/h100.toml
 TIMEFORMAT='wall %R s, user %U s, sys %S s'
 {
   echo "# $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>&1); $(nproc) cores"
-  echo "## capture: gs 1920x1080, 500000 Gaussians, baseline (full form)"
-  time timeout -k 5 200 "$bench" --trace "$work/gs.arctrace" --trace-workload gs --trace-method baseline \
-    --trace-size 1920x1080 --trace-prims 500000
-  ls -l "$work"
-  echo "## timing-only form"
-  time timeout -k 5 100 "$sim" trace strip "$work/gs.arctrace" -o "$work/gs-t.arctrace"
+  if [ "${TIMING_ONLY:-0}" = 1 ]; then
+    echo "## capture: gs 1920x1080, 500000 Gaussians, baseline (timing-only form, arc_bench --trace-timing-only)"
+    time timeout -k 5 200 "$bench" --trace "$work/gs-t.arctrace" --trace-workload gs --trace-method baseline \
+      --trace-size 1920x1080 --trace-prims 500000 --trace-timing-only
+    ls -l "$work"
+  else
+    echo "## capture: gs 1920x1080, 500000 Gaussians, baseline (full form)"
+    time timeout -k 5 200 "$bench" --trace "$work/gs.arctrace" --trace-workload gs --trace-method baseline \
+      --trace-size 1920x1080 --trace-prims 500000
+    ls -l "$work"
+    echo "## timing-only form"
+    time timeout -k 5 100 "$sim" trace strip "$work/gs.arctrace" -o "$work/gs-t.arctrace"
+  fi
   echo "## simulate the timing-only trace: modes ${SIM_MODES:-baseline sw-s sw-b arc-hw} at once, each on its own 2 cores (h100.toml)"
   cpu=0
   for mode in ${SIM_MODES:-baseline sw-s sw-b arc-hw}; do
     ( TIMEFORMAT="mode $mode: wall %R s, user %U s, sys %S s"
-      time timeout -k 5 330 taskset -c $cpu,$((cpu + 1)) "$sim" sim --config "$cfg" --trace "$work/gs-t.arctrace" \
+      time timeout -k 5 ${SIM_TIMEOUT:-330} taskset -c $cpu,$((cpu + 1)) "$sim" sim --config "$cfg" --trace "$work/gs-t.arctrace" \
         --mode "$mode" --json --host-cost > "$out/sim-$mode.json" 2> "$work/sim-$mode.err"
       echo "mode $mode: exit $?" ) 2>&1 &
     cpu=$((cpu + 2))

@@ -109,6 +109,7 @@ int run_trace(const BenchArgs& a, const cudaDeviceProp& prop) {
   info.seed = w->seed();
   info.reduce_ftz = 0;  // sw/ is built without -ftz / --use_fast_math: add.f32 keeps subnormals
   info.meta = w->describe();
+  info.timing_only = a.trace_timing_only;
   info.meta.emplace_back("capture_rel_l2_vs_baseline", std::to_string(agree));
   info.meta.emplace_back("arc_method", a.trace_method);  // gsplat / swt are SW-B in the header
   info.meta.emplace_back("cuda_arch", "sm_" + std::to_string(prop.major) + std::to_string(prop.minor));

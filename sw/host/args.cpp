@@ -117,7 +117,7 @@ std::string usage() {
          "                 [--size WxH] [--gaussians N] [--spheres N] [--tex WxH] [--seed S] [--out DIR]\n"
          "                 [--no-check] [--fd] [--meta key=value]...\n"
          "                 [--trace FILE --trace-workload W --trace-method M --trace-threshold T\n"
-         "                  --trace-size WxH --trace-prims N]\n";
+         "                  --trace-size WxH --trace-prims N [--trace-timing-only]]\n";
 }
 
 BenchArgs parse_args(const std::vector<std::string>& argv) {
@@ -145,6 +145,7 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
   app.add_option("--meta", meta);
   app.add_flag("--no-check", no_check);
   app.add_flag("--fd", a.fd);
+  app.add_flag("--trace-timing-only", a.trace_timing_only);
   parse_cli(app, argv, usage());
   a.check = !no_check;
 

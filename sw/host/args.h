@@ -60,6 +60,7 @@ struct BenchArgs {
   int trace_threshold = 1;
   int trace_width = 64, trace_height = 48;
   size_t trace_prims = 600;
+  bool trace_timing_only = false;  // --trace-timing-only: no lane values, sums or final buffer (FORMAT.md)
   std::vector<std::pair<std::string, std::string>> meta;  // --meta key=value, copied to results
 };
 

@@ -86,6 +86,7 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info, const C
   h.buffer_words = final_buffer.size();
   h.reduce_ftz = info.reduce_ftz;
   h.gap_unit = arc::trace::GapUnit::Cycles;
+  h.timing_only = info.timing_only;
   h.grid_blocks = info.grid_blocks;
   h.threads_per_block = info.threads_per_block;
   uint32_t slots = 0;
@@ -120,9 +121,13 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info, const C
         if (i < recs.calls[wp])
           for (const arc::trace::Instr& in : to_instrs(recs.recs[recs.first[wp] + i], info.method)) w.write(in);
   }
-  std::vector<uint32_t> words(final_buffer.size());
-  if (!words.empty()) std::memcpy(words.data(), final_buffer.data(), 4 * words.size());
-  w.finish(words);
+  if (info.timing_only) {
+    w.finish();
+  } else {
+    std::vector<uint32_t> words(final_buffer.size());
+    if (!words.empty()) std::memcpy(words.data(), final_buffer.data(), 4 * words.size());
+    w.finish(words);
+  }
   return {w.instructions(), w.lanes(), w.bytes_written()};
 }
 

@@ -23,6 +23,7 @@ struct TraceInfo {
   uint8_t reduce_ftz = 0;  // 0: partial sums from add.f32 without -ftz (IEEE subnormals)
   uint32_t grid_blocks = 0, threads_per_block = 0;  // the launch (0 = unknown)
   std::vector<std::pair<std::string, std::string>> meta;
+  bool timing_only = false;  // write the timing-only form: no values, partial sums or final buffer
 };
 
 // Benchmark method name -> trace method (baseline, sw-s, sw-b, cub, adaptive).

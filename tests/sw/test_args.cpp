@@ -51,6 +51,8 @@ TEST(SwArgs, Trace) {
   EXPECT_EQ(a.trace_width, 32);
   EXPECT_EQ(a.trace_height, 16);
   EXPECT_EQ(a.trace_prims, 50u);
+  EXPECT_FALSE(a.trace_timing_only);
+  EXPECT_TRUE(parse_args({"--trace", "t.arctrace", "--trace-timing-only"}).trace_timing_only);
 }
 
 TEST(SwArgs, SplitList) {

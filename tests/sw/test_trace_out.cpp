@@ -141,6 +141,22 @@ TEST(SwTraceOut, RoundTripInIssueOrderWithLaunchShape) {
   bool has_method = false;
   for (const auto& kv : t.header.metadata) has_method |= kv.first == "arc_method" && kv.second == "sws";
   EXPECT_TRUE(has_method);
+  // The timing-only form of the same capture: same addresses, masks and gaps; no values,
+  // partial sums or final buffer.
+  info.timing_only = true;
+  const TraceStats tt = write_capture(path, info, CaptureRecords{recs, first, calls}, buf);
+  EXPECT_EQ(tt.instructions, 9u);
+  EXPECT_LT(tt.bytes, st.bytes);
+  const auto t2 = arc::trace::read_trace(path);
+  EXPECT_TRUE(t2.header.timing_only);
+  EXPECT_TRUE(t2.final_buffer.empty());
+  ASSERT_EQ(t2.instrs.size(), 9u);
+  for (size_t i = 0; i < t2.instrs.size(); ++i) {
+    EXPECT_EQ(t2.instrs[i].addr, t.instrs[i].addr) << i;
+    EXPECT_EQ(t2.instrs[i].active_mask, t.instrs[i].active_mask) << i;
+    EXPECT_EQ(t2.instrs[i].gap, t.instrs[i].gap) << i;
+    for (uint32_t v : t2.instrs[i].value) EXPECT_EQ(v, 0u) << i;
+  }
   std::remove(path.c_str());
 }
 
