@@ -346,10 +346,19 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
     }
     return;
   }
-  for (size_t p = 0; p < n; ++p)
-    for (int l = 0; l < kLanes; ++l) call[p].value[l] = (mask >> l & 1) ? c.u32() : 0;
-  for (size_t p = 0; p < n; ++p)
-    for (int l = 0; l < kLanes; ++l) call[p].partial_sum[l] = (call[0].reduced_mask >> l & 1) ? c.u32() : 0;
+  // Values: per param, one u32 per active lane; then partial sums, one per reduced leader.
+  const uint32_t reduced = call[0].reduced_mask;
+  const size_t nv = static_cast<size_t>(__builtin_popcount(mask)), ns = static_cast<size_t>(__builtin_popcount(reduced));
+  for (size_t p = 0; p < n; ++p) {
+    const uint8_t* v = c.take(4 * nv);
+    call[p].value.fill(0);
+    for (uint32_t m = mask; m; m &= m - 1, v += 4) call[p].value[static_cast<size_t>(__builtin_ctz(m))] = get_u32(v);
+  }
+  for (size_t p = 0; p < n; ++p) {
+    const uint8_t* v = c.take(4 * ns);
+    call[p].partial_sum.fill(0);
+    for (uint32_t m = reduced; m; m &= m - 1, v += 4) call[p].partial_sum[static_cast<size_t>(__builtin_ctz(m))] = get_u32(v);
+  }
 }
 
 }  // namespace arc::trace::detail

@@ -63,6 +63,13 @@ class Cursor {
   }
   std::string str();  // u32 length + bytes
   bool done() const { return p_ == end_; }
+  // The next n_bytes bytes (one bounds check for all of them).
+  const uint8_t* take(size_t n_bytes) {
+    need(n_bytes);
+    const uint8_t* p = p_;
+    p_ += n_bytes;
+    return p;
+  }
   // True (and skips them) when the next n bytes exist and are all zero: n varints of 0.
   bool skip_zeros(size_t n) {
     if (static_cast<size_t>(end_ - p_) < n) return false;
