@@ -10,8 +10,11 @@ namespace {
 int popcount(uint32_t m) { return __builtin_popcount(m); }
 }  // namespace
 
-std::vector<Group> match_addresses(const WarpInstr& in) {
-  std::vector<Group> groups;
+namespace {
+
+// The groups of `in` into g[0..n), leaders ascending; returns n (<= 32).
+size_t match_into(const WarpInstr& in, Group* g) {
+  size_t n = 0;
   uint32_t rem = in.active_mask;
   while (rem != 0) {
     const int leader = __builtin_ctz(rem);
@@ -19,10 +22,17 @@ std::vector<Group> match_addresses(const WarpInstr& in) {
     uint32_t mask = 0;
     for (int l = leader; l < kLanes; ++l)
       if (((rem >> l) & 1u) && in.addr[l] == a) mask |= 1u << l;
-    groups.push_back({a, mask});
+    g[n++] = {a, mask};
     rem &= ~mask;
   }
-  return groups;
+  return n;
+}
+
+}  // namespace
+
+std::vector<Group> match_addresses(const WarpInstr& in) {
+  Group g[kLanes];
+  return std::vector<Group>(g, g + match_into(in, g));
 }
 
 uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz, fp::Arith arith) {
@@ -58,7 +68,16 @@ Route route_group(const Group& g, const SchedConfig& cfg, bool busy) {
 
 std::vector<Transaction> process(const WarpInstr& in, const SchedConfig& cfg, bool busy) {
   std::vector<Transaction> out;
-  for (const Group& g : match_addresses(in)) {
+  process(in, cfg, busy, out);
+  return out;
+}
+
+void process(const WarpInstr& in, const SchedConfig& cfg, bool busy, std::vector<Transaction>& out) {
+  out.clear();
+  Group groups[kLanes];
+  const size_t n = match_into(in, groups);
+  for (size_t k = 0; k < n; ++k) {
+    const Group& g = groups[k];
     if (route_group(g, cfg, busy) == Route::Reduced) {
       out.push_back({Route::Reduced, g.addr, serial_sum(in, g.lane_mask, cfg.adder_ftz, cfg.arith), g.lane_mask});
     } else {
@@ -68,7 +87,6 @@ std::vector<Transaction> process(const WarpInstr& in, const SchedConfig& cfg, bo
       }
     }
   }
-  return out;
 }
 
 const char* to_string(SchedMode m) {

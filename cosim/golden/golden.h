@@ -87,6 +87,8 @@ Route route_group(const Group& g, const SchedConfig& cfg, bool busy);
 
 // The exact ordered transaction stream the RTL top emits for one instruction.
 std::vector<Transaction> process(const WarpInstr& in, const SchedConfig& cfg, bool busy);
+// The same into `out` (cleared first; its storage is reused: the timing model calls it per instruction).
+void process(const WarpInstr& in, const SchedConfig& cfg, bool busy, std::vector<Transaction>& out);
 
 const char* to_string(SchedMode m);
 const char* to_string(Route r);

@@ -4,9 +4,15 @@ namespace arc::golden::rtl_timing {
 
 InstrSchedule schedule(const std::vector<Transaction>& txns) {
   InstrSchedule s;
+  schedule(txns, s);
+  return s;
+}
+
+void schedule(const std::vector<Transaction>& txns, InstrSchedule& s) {
+  s.emit.clear();
   if (txns.empty()) {
     s.next_accept = kEmptyInstrCycles;
-    return s;
+    return;
   }
   uint64_t last = 0;  // cycle of the previous transaction
   bool first = true;
@@ -29,7 +35,6 @@ InstrSchedule schedule(const std::vector<Transaction>& txns) {
     first = false;
   }
   s.next_accept = last + kInstrTurnaround;
-  return s;
 }
 
 }  // namespace arc::golden::rtl_timing

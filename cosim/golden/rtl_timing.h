@@ -45,5 +45,6 @@ struct InstrSchedule {
 // Timing of one instruction's transaction stream (process()'s output), with txn_ready_i held 1.
 // With back-pressure, every cycle the output waits delays everything after it by that much.
 InstrSchedule schedule(const std::vector<Transaction>& txns);
+void schedule(const std::vector<Transaction>& txns, InstrSchedule& out);  // the same into out (storage reused)
 
 }  // namespace arc::golden::rtl_timing

@@ -44,7 +44,9 @@ class ArcUnit : public sc_core::sc_module {
     }
     Request r{LaneOp{t.addr, t.value, static_cast<uint32_t>(__builtin_popcount(t.lane_mask))}, setup_.sm};
     r.bytes = setup_.request_bytes;
-    return Packet{std::move(r)};
+    Packet p = take_packet();  // recycled storage: no allocation per transaction
+    p.push_back(std::move(r));
+    return p;
   }
   static golden::WarpInstr warp_instr(const trace::Instr& in) {
     golden::WarpInstr w;

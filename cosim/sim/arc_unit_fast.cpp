@@ -22,8 +22,8 @@ void ArcUnitFast::step() {
     }
     const bool b = busy->read(now);
     if (b) ++stats_.instrs_seen_busy;
-    txns_ = golden::process(warp_instr(*in.pop(now)), setup_.sched, b);
-    sched_ = golden::rtl_timing::schedule(txns_);
+    golden::process(warp_instr(*in.pop(now)), setup_.sched, b, txns_);  // into the unit's storage: no allocation
+    golden::rtl_timing::schedule(txns_, sched_);
     holding_ = true;
     accepted_ = now;
     next_ = 0;

@@ -58,7 +58,7 @@ void Calendar::fire() {
     const Cycle at = far_.begin()->first;
     if (at <= now) {
       for (Wake* w : far_.begin()->second)
-        if (w->pending_ == at) w->ev.notify(sc_core::SC_ZERO_TIME);  // else superseded by an earlier request
+        if (w->pending_ == at) w->ev.notify();  // else superseded by an earlier request
     } else {
       const size_t b = static_cast<size_t>(at % kWheel);
       auto& bucket = wheel_[b];
@@ -69,7 +69,7 @@ void Calendar::fire() {
   }
   const size_t b = static_cast<size_t>(now % kWheel);
   for (Wake* w : wheel_[b])
-    if (w->pending_ == now) w->ev.notify(sc_core::SC_ZERO_TIME);
+    if (w->pending_ == now) w->ev.notify();
   wheel_[b].clear();
   full_[b / 64] &= ~(uint64_t{1} << (b % 64));
   const Cycle next = next_due(now);
