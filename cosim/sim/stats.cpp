@@ -24,18 +24,6 @@ void Log2Histogram::from_json(const nlohmann::json& j) {
   for (const auto& e : j) add(e.at("lo").get<uint64_t>(), e.at("count").get<uint64_t>());
 }
 
-SmStats& Stats::sm(uint32_t i) {
-  if (i >= per_sm.size()) per_sm.resize(i + 1);
-  return per_sm[i];
-}
-SubcoreStats& Stats::subcore(uint32_t i) {
-  if (i >= per_subcore.size()) per_subcore.resize(i + 1);
-  return per_subcore[i];
-}
-RopStats& Stats::rop(uint32_t i) {
-  if (i >= per_rop.size()) per_rop.resize(i + 1);
-  return per_rop[i];
-}
 
 void Stats::add_lsu_occupancy(uint32_t i, uint64_t entries, uint64_t cycles) {
   const double v = static_cast<double>(entries) * static_cast<double>(cycles);

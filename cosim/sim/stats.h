@@ -67,9 +67,15 @@ struct Stats {
   std::vector<SmStats> per_sm;
   std::vector<SubcoreStats> per_subcore;
   std::vector<RopStats> per_rop;
-  SmStats& sm(uint32_t i);
-  SubcoreStats& subcore(uint32_t i);
-  RopStats& rop(uint32_t i);
+  // Per-unit counters, grown on first use (inline: the model touches them per request).
+  template <class T>
+  static T& grow(std::vector<T>& v, uint32_t i) {
+    v.resize(i + 1);
+    return v[i];
+  }
+  SmStats& sm(uint32_t i) { return i < per_sm.size() ? per_sm[i] : grow(per_sm, i); }
+  SubcoreStats& subcore(uint32_t i) { return i < per_subcore.size() ? per_subcore[i] : grow(per_subcore, i); }
+  RopStats& rop(uint32_t i) { return i < per_rop.size() ? per_rop[i] : grow(per_rop, i); }
   // Histograms: LSU queue occupancy, time-weighted and exact (index = entries, value =
   // SM-cycles the queue held that many), and the cycles each warp-level atomic waited to leave
   // its sub-core (power-of-two buckets -> instructions).
