@@ -60,6 +60,22 @@ if [ -x "$arcsim" ]; then
       echo "$form $rep $(echo "$s1 - $s0" | bc) $(stat -c %s "$issue/$form.trc")" >> "$issue/walls.txt"
     done
   done
+  # Machine-independent cost: instructions executed (valgrind's cachegrind, no cache model) on a
+  # 100k-instruction trace of the same shape; the model runs in a forked child, whose count
+  # includes the parent's up to the fork (the first pass), so child - parent = the model.
+  if command -v valgrind >/dev/null; then
+    echo "bench-sim.sh: instruction counts (valgrind, ~1 min)" >&2
+    for form in full timing; do
+      extra=""; [ $form = timing ] && extra=--timing-only
+      "$arcsim" trace gen -o "$issue/small-$form.trc" -n 100000 --sms 132 --warps-per-subcore 16 --gap-mean 400 \
+        --p-same 0.9 $extra >/dev/null
+      valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$issue/cg-$form.%p" "$arcsim" sim \
+        --trace "$issue/small-$form.trc" --gpu h100 --mode baseline >/dev/null 2>&1 || true
+      counts=$(for c in "$issue"/cg-$form.*; do grep '^summary' "$c" | awk '{print $2}'; done | sort -n | tr '\n' ' ')
+      echo "$form $counts" >> "$issue/ir.txt"
+      rm -f "$issue"/cg-$form.*
+    done
+  fi
 fi
 commit=$(git -C "$root" rev-parse --short HEAD)
 dirty=$(git -C "$root" status --porcelain --untracked-files=no | grep -q . && echo " (with uncommitted changes)" || true)
@@ -133,6 +149,22 @@ wall time (the process: first pass, model child, report). Issue 16's target: >= 
             f.write(f"| {'full (values)' if form == 'full' else 'timing-only'} | {size/1e6:.1f} MB | {r['total_cycles']:,} | {w:.2f} | "
                     f"{r['lane_updates']/w/1e6:.1f} M | {r['instructions']/w/1e6:.2f} M | "
                     f"{j['host_cost'].get('first_pass_cpu_seconds', 0):.2f} | {h['cpu_seconds']:.2f} | {h['peak_rss_mb']:.0f} |\n")
+    irs = os.path.join(issue, "ir.txt")
+    if os.path.exists(irs):
+        f.write("""
+Instructions executed (`valgrind --tool=cachegrind`), a 100,000-instruction trace of the same shape
+(`-n 100000`, same flags), baseline: machine-independent, so it shows what a change saves where the
+wall times above vary run to run by 10-20 %.
+
+| form | first pass (parent) | model (child) | total | per warp instruction |
+| --- | --- | --- | --- | --- |
+""")
+        for line in open(irs):
+            parts = line.split()
+            if len(parts) == 3:
+                form, parent, child = parts[0], int(parts[1]), int(parts[2])
+                f.write(f"| {'full (values)' if form == 'full' else 'timing-only'} | {parent/1e6:,.0f} M | {(child-parent)/1e6:,.0f} M | "
+                        f"{child/1e6:,.0f} M | {child/1e5:,.0f} |\n")
     # The full-size runs on the device machine, newest model build first
     # (results/h100/full-capture/build-COMMIT/: TIMING_ONLY=1 scripts/gpu-full-capture.sh),
     # then the earlier build's runs (scripts/gpu-full-capture.sh, then scripts/gpu-full-second.sh).
@@ -149,7 +181,12 @@ wall time (the process: first pass, model child, report). Issue 16's target: >= 
                 ahead=int(m.group(6)), ahead_mb=float(m.group(7)), first=float(m.group(8)))
         return modes
     import glob
-    builds = sorted(glob.glob(os.path.join(os.path.dirname(full_log), "build-*", "full.log")), key=os.path.getmtime)
+    import subprocess
+    def depth(log):  # the model build's commit depth in this repository: later builds sort last
+        c = os.path.basename(os.path.dirname(log))[len("build-"):]
+        r = subprocess.run(["git", "-C", os.path.dirname(log), "rev-list", "--count", c], capture_output=True, text=True)
+        return int(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip().isdigit() else 0
+    builds = sorted(glob.glob(os.path.join(os.path.dirname(full_log), "build-*", "full.log")), key=depth)
     if builds and os.path.exists(full_log):
         nl = builds[-1]
         t = open(nl).read()
@@ -184,6 +221,20 @@ by side, its own capture of the same scene).
                 elif "wall" in m:
                     f.write(f"| `arcsim sim --mode {mode}`, 2 cores | not finished: stopped at the limit (exit {m.get('exit')}) | "
                             f"> {m['wall']:.0f} s | {prev} |\n")
+            if len(builds) > 1:
+                f.write("\nEvery device run of this kind. Each row is one call on a freshly started machine with its own\n"
+                        "capture: rows are not a controlled comparison of builds (the instruction counts above are).\n\n"
+                        "| model build | capture | baseline | sw-s | sw-b | arc-hw |\n"
+                        "| --- | --- | --- | --- | --- | --- |\n")
+                for bl in builds:
+                    bt = open(bl).read()
+                    bm = parse_modes(bt)
+                    bw = re.search(r"^wall ([0-9.]+) s", bt, re.M)
+                    cells = []
+                    for mode in ("baseline", "sw-s", "sw-b", "arc-hw"):
+                        m = bm.get(mode, {})
+                        cells.append(f"{m['wall']:.0f} s" if "cycles" in m else (f"> {m['wall']:.0f} s (limit)" if "wall" in m else ""))
+                    f.write(f"| {os.path.basename(os.path.dirname(bl))[len('build-'):]} | {float(bw.group(1)):.0f} s | {' | '.join(cells)} |\n")
             b = modes["baseline"]
             f.write(f"""
 Baseline: {lanes/b['wall']/1e6:.1f} M lane updates and {n/b['wall']/1e6:.2f} M warp instructions per second of wall time
