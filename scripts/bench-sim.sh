@@ -246,17 +246,7 @@ Baseline: {lanes/b['wall']/1e6:.1f} M lane updates and {n/b['wall']/1e6:.2f} M w
         cap = re.search(r"gs/baseline.*?(\d+) instructions, (\d+) lanes, (\d+) bytes", t)
         walls = re.findall(r"^wall ([0-9.]+) s", t, re.M)
         strip = re.search(r"gs-t.arctrace: timing-only, \d+ instructions, \d+ lane updates, (\d+) bytes \(([0-9.]+) bytes per lane", t)
-        modes = {}
-        for m in re.finditer(r"^mode (\S+): wall ([0-9.]+) s", t, re.M):
-            modes.setdefault(m.group(1), {})["wall"] = float(m.group(2))
-        for m in re.finditer(r"^mode (\S+): exit (\d+)", t, re.M):
-            modes.setdefault(m.group(1), {})["exit"] = int(m.group(2))
-        for m in re.finditer(r"^(\S+): cycles (\d+), L2 requests (\d+), cpu ([0-9.]+) s, peak RSS (\d+) MB, "
-                             r"read ahead (\d+) instructions \(([0-9.]+) MB\)\nfirst pass ([0-9.]+) cpu s", t, re.M):
-            key = m.group(1).split("/")[0]
-            modes.setdefault(key, {}).update(cycles=int(m.group(2)), req=int(m.group(3)), cpu=float(m.group(4)),
-                                             rss=int(m.group(5)), ahead=int(m.group(6)), ahead_mb=float(m.group(7)),
-                                             first=float(m.group(8)))
+        modes = parse_modes(t)
         gpu = t.splitlines()[0].lstrip("# ")
         if cap and strip and len(walls) >= 2 and "baseline" in modes:
             n, lanes, full_b = (int(x) for x in cap.groups())
@@ -304,19 +294,14 @@ and simulated there in four modes at once, each on its own 2 cores (`taskset`, h
                 if w:
                     notes.append(f"arc-hw again with a {float(w.group(1)):.0f} s limit: not finished either.{why}")
             al = os.path.join(d, "alone", "full.log")
-            aw = None
-            if os.path.exists(al):
-                at = open(al).read()
-                aw = re.search(r"^mode baseline: wall ([0-9.]+) s", at, re.M)
-                ar = re.search(r"^baseline: cycles (\d+), L2 requests \d+, cpu ([0-9.]+) s, peak RSS (\d+) MB, "
-                               r"read ahead (\d+) instructions \(([0-9.]+) MB\)\nfirst pass ([0-9.]+) cpu s", at, re.M)
-                if aw and ar:
-                    notes.append(f"baseline alone on the machine (`SIM_MODES=baseline SCENES= scripts/gpu-full-capture.sh`, "
-                                 f"`results/h100/full-capture/alone/`, a fresh capture): {float(aw.group(1)):.0f} s wall, "
-                                 f"{int(ar.group(1)):,} cycles, first pass {float(ar.group(6)):.1f} cpu s (two threads) + run "
-                                 f"{float(ar.group(2)):.1f} cpu s, peak RSS {ar.group(3)} MB")
+            a = parse_modes(open(al).read()).get("baseline", {}) if os.path.exists(al) else {}
+            if "cycles" in a and "wall" in a:
+                notes.append(f"baseline alone on the machine (`SIM_MODES=baseline SCENES= scripts/gpu-full-capture.sh`, "
+                             f"`results/h100/full-capture/alone/`, a fresh capture): {a['wall']:.0f} s wall, "
+                             f"{a['cycles']:,} cycles, first pass {a['first']:.1f} cpu s (two threads) + run "
+                             f"{a['cpu']:.1f} cpu s, peak RSS {a['rss']} MB")
             b = modes["baseline"]
-            best = min([b["wall"]] + ([float(aw.group(1))] if os.path.exists(al) and aw else []))
+            best = min([b["wall"]] + ([a["wall"]] if "cycles" in a and "wall" in a else []))
             f.write(f"""
 {chr(10).join("- " + x for x in notes)}
 

@@ -35,17 +35,13 @@ void Icnt::step() {
       out.await_room(now);  // the ROP's pop wakes us
       continue;
     }
-    for (uint32_t sm : waiting) {
-      state_[sm] = kActive;
-      active_.insert(std::lower_bound(active_.begin(), active_.end(), sm), sm);
-    }
+    for (uint32_t sm : waiting) activate(sm);
     waiting.clear();
   }
   while (!parked_.empty() && parked_.top().first <= now) {
     const uint32_t sm = parked_.top().second;
     parked_.pop();
-    state_[sm] = kActive;
-    active_.insert(std::lower_bound(active_.begin(), active_.end(), sm), sm);
+    activate(sm);
   }
   const size_t n = active_.size();
   const size_t start = static_cast<size_t>(std::lower_bound(active_.begin(), active_.end(), rr) - active_.begin());

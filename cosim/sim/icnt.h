@@ -49,13 +49,14 @@ class Icnt : public sc_core::sc_module {
   }
   // The LSU of `sm` calls this after pushing into from_sm[sm]: only SMs with flits are visited.
   void pushed(uint32_t sm) {
-    if (state_[sm] == kIdle) {
-      state_[sm] = kActive;
-      active_.insert(std::lower_bound(active_.begin(), active_.end(), sm), sm);
-    }
+    if (state_[sm] == kIdle) activate(sm);
   }
 
  private:
+  void activate(uint32_t sm) {  // into the visiting order, kept ascending
+    state_[sm] = kActive;
+    active_.insert(std::lower_bound(active_.begin(), active_.end(), sm), sm);
+  }
   void step();
 
   IcntSetup setup_;

@@ -44,6 +44,14 @@ class WarpIndex {
   std::unordered_map<uint64_t, size_t> sparse_;
 };
 
+// True when every active lane of `in` (mask != 0) is on the word of its lowest active lane.
+bool one_address(const trace::Instr& in) {
+  const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+  for (uint32_t m = in.active_mask; m; m &= m - 1)
+    if (in.addr[static_cast<size_t>(__builtin_ctz(m))] != a0) return false;
+  return true;
+}
+
 double as_double(uint32_t bits) {
   float f;
   static_assert(sizeof f == sizeof bits);
@@ -64,8 +72,8 @@ class Summarizer {
   void add(const trace::Instr& in, uint64_t i) {
     const bool values = !s_.header.timing_only;
     const uint32_t a0 = in.active_mask ? in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))] : 0;
-    bool uniform = !values && in.active_mask && a0 < s_.header.buffer_words;  // timing only: a count per word
-    for (uint32_t m = in.active_mask; m && uniform; m &= m - 1) uniform = in.addr[static_cast<size_t>(__builtin_ctz(m))] == a0;
+    // Timing only, one word: a count per word, one add.
+    const bool uniform = !values && in.active_mask && a0 < s_.header.buffer_words && one_address(in);
     if (uniform) s_.word_updates[a0] += static_cast<uint32_t>(__builtin_popcount(in.active_mask));
     for (uint32_t m = uniform ? 0 : in.active_mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
@@ -295,8 +303,7 @@ class FileSource : public InstrSource {
     // Addresses: a warp-uniform instruction (every active lane on one word) stores its word
     // once (kind 1); otherwise (kind 0) zigzag deltas between active lanes.
     const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
-    bool uniform = true;
-    for (uint32_t m = in.active_mask; m; m &= m - 1) uniform &= in.addr[static_cast<size_t>(__builtin_ctz(m))] == a0;
+    const bool uniform = one_address(in);
     *o++ = uniform ? 1 : 0;
     if (uniform) {
       o = put(o, a0);
