@@ -63,6 +63,9 @@ nlohmann::json stats_json(const std::string& file, const arc::trace::TraceStats&
           {"file_bytes", s.file_bytes},
           {"bytes_per_lane_update", s.bytes_per_lane()},
           {"final_buffer_nonzero_words", s.buffer_nonzero},
+          {"gap_sum", s.gap_sum},
+          {"gap_max", s.gap_max},
+          {"gap_log2_histogram", s.gap_hist},
           {"active_lane_histogram", s.active_hist},
           {"distinct_address_histogram", s.distinct_hist}};
 }
@@ -117,8 +120,17 @@ void run_info(const InfoOptions& o) {
              100 * s.all_same_fraction());
   fmt::print("GPU-reduced    {} address groups ({} lanes)\n", s.reduced_groups, s.reduced_lanes);
   fmt::print("size           {:.3f} bytes per lane update\n", s.bytes_per_lane());
+  const char* unit = h.gap_unit == arc::trace::GapUnit::Cycles ? "cycles" : "instructions";
+  fmt::print("gaps           {:.1f} {} per call on average ({:.0f} per warp), largest {}\n",
+             s.calls ? static_cast<double>(s.gap_sum) / static_cast<double>(s.calls) : 0.0, unit,
+             s.warps ? static_cast<double>(s.gap_sum) / static_cast<double>(s.warps) : 0.0, s.gap_max);
   print_hist("active lanes per instruction:", s.active_hist, s.instructions);
   print_hist("distinct addresses per instruction:", s.distinct_hist, s.instructions);
+  fmt::print("gap per call, by power of two ({}):\n", unit);
+  for (size_t b = 0; b < s.gap_hist.size(); ++b)
+    if (s.gap_hist[b])
+      fmt::print("  {:>10}..{:<10} {:>12}  {:6.2f} %\n", b ? (uint64_t{1} << (b - 1)) : 0, b ? (uint64_t{1} << b) - 1 : 0,
+                 s.gap_hist[b], 100.0 * static_cast<double>(s.gap_hist[b]) / static_cast<double>(s.calls));
   if (!o.plot.empty()) fmt::print("plot           {}\n", o.plot);
 }
 
@@ -189,8 +201,12 @@ void setup(CLI::App& app) {
   gen->add_option("--buffer-words", c.buffer_words, "gradient buffer length (float words)")
       ->transform(gen_check("buffer-words"))
       ->capture_default_str();
-  gen->add_option("--activity", go->activity, "active lanes: full, bernoulli (--lane-prob), uniform (count 1..32)")
-      ->check(CLI::IsMember({"full", "bernoulli", "uniform"}))
+  gen->add_option("--activity", go->activity,
+                  "active lanes: full, bernoulli (--lane-prob), uniform (count 1..32), first (lanes 0..--active - 1)")
+      ->check(CLI::IsMember({"full", "bernoulli", "uniform", "first"}))
+      ->capture_default_str();
+  gen->add_option("--active", c.active, "first: active lanes per instruction")
+      ->transform(gen_check("active"))
       ->capture_default_str();
   gen->add_option("--lane-prob", c.lane_prob, "bernoulli: probability a lane is active")
       ->transform(gen_check("lane-prob"))

@@ -62,6 +62,7 @@ std::string check_instr(const Header& h, const Instr& in) {
     return "param " + std::to_string(in.param) + " of a " + std::to_string(in.nparams) + "-param call";
   if (in.flags & ~kFlagsDefined) return "undefined flag bits " + detail::hex32(in.flags & ~kFlagsDefined);
   if ((in.flags & kFlagTreeSum) && (in.flags & kFlagOpaqueSum)) return "flags say both tree and library sum order";
+  if ((in.flags & kFlagVec2) && (in.flags & kFlagVec4)) return "flags say both 2- and 4-wide vector atomics";
   if (h.sm_count && in.sm >= h.sm_count)
     return "SM id " + std::to_string(in.sm) + " >= SM count " + std::to_string(h.sm_count);
   if (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)

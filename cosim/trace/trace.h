@@ -37,7 +37,13 @@ constexpr uint32_t kFlagGapClamped = 1u << 1;   // the real gap exceeded 2^32-1 
 // How this instruction's partial sums were formed (neither bit: serial, ascending lanes):
 constexpr uint32_t kFlagTreeSum = 1u << 2;      // butterfly __shfl_down 16,8,4,2,1, zeros for inactive lanes
 constexpr uint32_t kFlagOpaqueSum = 1u << 3;    // a library's order (e.g. CUB): not checkable bit for bit
-constexpr uint32_t kFlagsDefined = kFlagFirstOfWarp | kFlagGapClamped | kFlagTreeSum | kFlagOpaqueSum;
+// Vector atomics (issue 17): the call's parameters leave in chunks of 2 or 4 consecutive
+// params per lane, one vector RED (red.global.add.v2/v4.f32) each; neither bit: scalar REDs.
+constexpr uint32_t kFlagVec2 = 1u << 4;
+constexpr uint32_t kFlagVec4 = 1u << 5;
+constexpr uint32_t kFlagsDefined = kFlagFirstOfWarp | kFlagGapClamped | kFlagTreeSum | kFlagOpaqueSum | kFlagVec2 | kFlagVec4;
+// Floats per lane update of an instruction with these flags: 1, 2 or 4.
+inline uint32_t vec_width(uint32_t flags) { return (flags & kFlagVec4) ? 4u : (flags & kFlagVec2) ? 2u : 1u; }
 
 
 struct Header {

@@ -1,5 +1,7 @@
 #include "trace_stats.h"
 
+#include <algorithm>
+
 #include <unordered_set>
 
 namespace arc::trace {
@@ -15,6 +17,11 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
   while (r.next(in)) {
     const uint32_t m = in.active_mask;
     s.calls += in.param == 0;
+    if (in.param == 0) {
+      s.gap_sum += in.gap;
+      s.gap_max = std::max<uint64_t>(s.gap_max, in.gap);
+      ++s.gap_hist[static_cast<size_t>(in.gap ? 32 - __builtin_clz(in.gap) : 0)];
+    }
     ++s.active_hist[__builtin_popcount(m)];
     unsigned distinct = 0;
     for (uint32_t rem = m; rem;) {  // peel off one address group at a time

@@ -25,6 +25,10 @@ struct TraceStats {
   uint64_t buffer_nonzero = 0;   // final-buffer words that are not +0
   std::array<uint64_t, 33> active_hist{};    // [n] = instructions with n active lanes
   std::array<uint64_t, 33> distinct_hist{};  // [n] = instructions with n distinct addresses
+  // Compute gaps (header gap_unit) of the calls: their sum, the largest, and per power of two:
+  // gap_hist[b] = calls whose gap g has bit_width(g) == b (b = 0: g = 0; b = 1: 1; b = 2: 2..3 ...).
+  uint64_t gap_sum = 0, gap_max = 0;
+  std::array<uint64_t, 33> gap_hist{};
   double bytes_per_lane() const { return lanes ? static_cast<double>(file_bytes) / static_cast<double>(lanes) : 0; }
   double all_same_fraction() const {
     return instructions ? static_cast<double>(all_same) / static_cast<double>(instructions) : 0;

@@ -13,9 +13,9 @@
 namespace arc::tracegen {
 
 Activity activity_from_name(const std::string& s) {
-  for (Activity a : {Activity::Full, Activity::Bernoulli, Activity::Uniform})
+  for (Activity a : {Activity::Full, Activity::Bernoulli, Activity::Uniform, Activity::First})
     if (s == name(a)) return a;
-  throw Error("unknown lane activity '" + s + "' (expected full, bernoulli or uniform)");
+  throw Error("unknown lane activity '" + s + "' (expected full, bernoulli, uniform or first)");
 }
 
 Sharing sharing_from_name(const std::string& s) {
@@ -29,6 +29,7 @@ const char* name(Activity a) {
     case Activity::Full: return "full";
     case Activity::Bernoulli: return "bernoulli";
     case Activity::Uniform: return "uniform";
+    case Activity::First: return "first";
   }
   return "?";
 }
@@ -55,8 +56,9 @@ const std::vector<GenFlag>& gen_flags() {
       {"subcores", GenFlag::Count, 1, 16, {}},
       {"warps-per-subcore", GenFlag::Count, 1, 64, {}},
       {"buffer-words", GenFlag::Count, 1, 268435456, {}},
-      {"activity", GenFlag::Choice, 0, 0, {"full", "bernoulli", "uniform"}},
+      {"activity", GenFlag::Choice, 0, 0, {"full", "bernoulli", "uniform", "first"}},
       {"lane-prob", GenFlag::Real, 0, 1, {}},
+      {"active", GenFlag::Count, 1, 32, {}},
       {"sharing", GenFlag::Choice, 0, 0, {"same", "k", "distinct", "pool", "mix", "line"}},
       {"k", GenFlag::Count, 1, 32, {}},
       {"pool", GenFlag::Count, 1, 268435456, {}},
@@ -116,6 +118,7 @@ void validate(const GenConfig& c) {
   num("warps-per-subcore", c.warps_per_subcore);
   num("buffer-words", c.buffer_words);
   num("lane-prob", c.lane_prob);
+  num("active", c.active);
   num("k", c.k);
   num("pool", c.pool);
   num("p-same", c.p_same);
@@ -166,6 +169,7 @@ uint32_t draw_value(Rng& r, const GenConfig& c) {
 uint32_t draw_mask(Rng& r, const GenConfig& c) {
   switch (c.activity) {
     case Activity::Full: return 0xFFFFFFFFu;
+    case Activity::First: return c.active >= 32 ? 0xFFFFFFFFu : (1u << c.active) - 1;
     case Activity::Bernoulli: {
       uint32_t m = 0;
       for (int l = 0; l < trace::kLanes; ++l)
@@ -262,6 +266,7 @@ trace::Header make_header(const GenConfig& c) {
                 {"gap_mean", std::to_string(c.gap_mean)},
                 {"warps_per_subcore", std::to_string(c.warps_per_subcore)},
                 {"final_buffer", "replay of the method's atomics in trace order, FTZ=1 (ROP)"}};
+  if (c.activity == Activity::First) h.metadata.emplace_back("active", std::to_string(c.active));
   return h;
 }
 

@@ -18,7 +18,8 @@ namespace arc::tracegen {
 // Which lanes of a warp are active.
 //  full: all 32. bernoulli: each lane with probability lane_prob (at least one).
 //  uniform: the active count is uniform in 1..32, lanes chosen at random.
-enum class Activity { Full, Bernoulli, Uniform };
+//  first: lanes 0..active-1 (the microbenchmark's active-lanes sweep).
+enum class Activity { Full, Bernoulli, Uniform, First };
 // How active lanes pick addresses.
 //  same: all lanes one address. k: each lane one of k random addresses (<= k distinct).
 //  distinct: every lane its own address. pool: each lane one of `pool` consecutive words from
@@ -27,7 +28,7 @@ enum class Activity { Full, Bernoulli, Uniform };
 //  the microbenchmark's coalescing pattern (k = 32: every lane its own word of the line).
 enum class Sharing { Same, K, Distinct, Pool, Mix, Line };
 
-Activity activity_from_name(const std::string& s);  // "full", "bernoulli", "uniform"
+Activity activity_from_name(const std::string& s);  // "full", "bernoulli", "uniform", "first"
 Sharing sharing_from_name(const std::string& s);    // "same", "k", "distinct", "pool", "mix", "line"
 const char* name(Activity a);
 const char* name(Sharing s);
@@ -41,6 +42,7 @@ struct GenConfig {
   uint32_t buffer_words = 1u << 16;
   Activity activity = Activity::Bernoulli;
   double lane_prob = 0.75;
+  uint32_t active = 32;              // first: active lanes per instruction (1..32)
   Sharing sharing = Sharing::Mix;
   uint32_t k = 4;
   uint32_t pool = 8;

@@ -9,7 +9,8 @@
 namespace arc::sw {
 
 arc::trace::Method trace_method(const std::string& m) {
-  if (m == "baseline") return arc::trace::Method::Baseline;
+  // The traced floor (issue 17) is Baseline's calls with no atomic issued: timing-only.
+  if (m == "baseline" || m == "floor") return arc::trace::Method::Baseline;
   if (m == "sws") return arc::trace::Method::SwS;
   if (m == "swb") return arc::trace::Method::SwB;
   if (m == "cub") return arc::trace::Method::Cub;
@@ -39,6 +40,8 @@ std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& me
   } else {
     in.gap = static_cast<uint32_t>(d.gap);
   }
+  if (d.flags & 4u) in.flags |= arc::trace::kFlagVec2;
+  if (d.flags & 8u) in.flags |= arc::trace::kFlagVec4;
   in.reduced_mask = d.reduced;
   in.nparams = static_cast<uint8_t>(d.nparams);
   bool one_addr = true;
@@ -95,7 +98,9 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info, const C
   h.resident_warps_per_sm = slots;
   h.metadata = info.meta;
   h.metadata.emplace_back("arc_method", info.method);
-  h.metadata.emplace_back("gap_source", "clock64");
+  // The gap runs from the end of the warp's previous reduce call to this call's entry
+  // (arc::DevTrace::begin/end): no reduction, atomic issue stall or recorder work in it.
+  h.metadata.emplace_back("gap_source", "clock64-between-calls");
   h.metadata.emplace_back("resident_warps_per_sm_source", "largest %warpid seen + 1");
   if (info.method == "swb" || info.method == "cub")
     h.metadata.emplace_back("reduce_order", "butterfly shfl_down 16,8,4,2,1, inactive lanes add +0");

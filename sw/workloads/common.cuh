@@ -163,7 +163,7 @@ void dispatch_shm(const MethodSpec& m, F&& f) {
 template <class F>
 void dispatch_scalar(const std::string& name, F&& f) {
   if (name == "block") throw arc::Error("trace: the block-level method is not traceable");
-  if (name == "floor") throw arc::Error("trace: the compute floor writes no gradient (nothing to trace)");
+  // The floor is traced (issue 17: compute gaps free of atomic traffic); it writes no gradient.
   if (name == "shm") throw arc::Error("trace: shm (block-level shared-memory privatization) is not traceable");
   auto g = [&](auto mc) {
     if constexpr (decltype(mc)::value != arc::Method::Block) f(mc);
@@ -175,6 +175,7 @@ void dispatch_scalar(const std::string& name, F&& f) {
   else if (name == "adaptive") g(MethodC<arc::Method::Adaptive>{});
   else if (name == "gsplat") g(MethodC<arc::Method::Gsplat>{});
   else if (name == "swt") g(MethodC<arc::Method::Swt>{});
+  else if (name == "floor") g(MethodC<arc::Method::Floor>{});
   else throw arc::Error("unknown method " + name);
 }
 
@@ -186,7 +187,8 @@ inline unsigned div_up(unsigned a, unsigned b) { return (a + b - 1) / b; }
 // Times the untraced kernel (second of two runs), the counting pass and the recording pass, so
 // the recorder's own cost is known; the gradients returned are the recording pass's.
 template <class Plain, class Traced, class Zero>
-CaptureResult run_capture(size_t warps, const DevBuf<float>& grad, Plain&& plain, Traced&& traced, Zero&& zero) {
+CaptureResult run_capture(size_t warps, const DevBuf<float>& grad, Plain&& plain, Traced&& traced, Zero&& zero,
+                          bool values = true) {
   EventTimer t;
   plain();
   t.start();
@@ -198,7 +200,7 @@ CaptureResult run_capture(size_t warps, const DevBuf<float>& grad, Plain&& plain
   traced(rec.counting());
   ARC_LAUNCH();
   const float count = t.stop();
-  const arc::TraceBuffers tb = rec.recording();
+  const arc::TraceBuffers tb = rec.recording(values);
   zero();
   t.start();
   traced(tb);

@@ -287,7 +287,7 @@ class GsWorkload final : public Workload {
                                                   dldp_.get(), arc::Strided{grad_.get(), kStride}, thr, tb);
           });
         },
-        [&] { grad_.zero(); });
+        [&] { grad_.zero(); }, capture_values);
     r.grid_blocks = static_cast<uint32_t>(tiles_x_ * tiles_y_);
     r.threads_per_block = kBlock;
     return r;

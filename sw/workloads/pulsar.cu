@@ -360,7 +360,7 @@ class PulsarWorkload final : public Workload {
               launch<decltype(mc)::value, 1, arc::DevTrace>(thr, tb);
           });
         },
-        [&] { grad_.zero(); });
+        [&] { grad_.zero(); }, capture_values);
     r.grid_blocks = static_cast<uint32_t>(tiles_x_ * tiles_y_);
     r.threads_per_block = kBlock;
     return r;

@@ -37,6 +37,7 @@ class Workload {
   virtual void backward(const MethodSpec& m, int threshold) = 0;   // zero grads + backward
   virtual std::vector<float> grads() const = 0;                    // after backward()
   virtual CaptureResult capture(const std::string& method, int threshold) = 0;
+  bool capture_values = true;  // capture(): the recorder stores lane values and sums (false: timing-only)
   // Finite differences of the fixed loss on this (small) scene vs the GPU gradient of method
   // m at threshold thr; returns the relative L2 error over all checked parameters.
   virtual double fd_check(std::string& detail, const MethodSpec& m, int thr) = 0;

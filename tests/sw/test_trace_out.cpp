@@ -196,7 +196,10 @@ TEST(TraceOut, TreeSumFlag) {
   EXPECT_NE(to_instrs(uni, "swt")[1].flags & arc::trace::kFlagTreeSum, 0u);
   EXPECT_EQ(trace_method("gsplat"), arc::trace::Method::SwB);
   EXPECT_EQ(trace_method("swt"), arc::trace::Method::SwT);
-  EXPECT_THROW(trace_method("floor"), arc::Error);
+  // Issue 17: the traced floor is Baseline's calls (timing-only, no atomics issued).
+  EXPECT_EQ(trace_method("floor"), arc::trace::Method::Baseline);
+  EXPECT_THROW(trace_method("baseline-noatomic"), arc::Error);
+  EXPECT_THROW(trace_method("no-such-method"), arc::Error);
   uni.reduced = 0;  // per-lane atomics: no sums, no flag
   EXPECT_EQ(to_instrs(uni, "adaptive")[0].flags & arc::trace::kFlagTreeSum, 0u);
   EXPECT_EQ(to_instrs(uni, "swb")[0].flags & arc::trace::kFlagTreeSum, 0u);

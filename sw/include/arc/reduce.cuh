@@ -272,6 +272,15 @@ __device__ __forceinline__ float swt_scatter(const float (&acc)[NP]) {
   return r[0];
 }
 
+// Ends a traced call on every way out of reduce_to (the tracer's end(): DevTrace).
+template <class Rec, bool kOn>
+struct CallEnd {
+  Rec& rec;
+  __device__ __forceinline__ ~CallEnd() {
+    if constexpr (kOn) rec.end();
+  }
+};
+
 // Reports the call (NP parameters at base, base + 1, ...) to the tracer: one record.
 template <int NP, class Rec>
 __device__ __forceinline__ void trace_all(Rec& rec, unsigned calling, unsigned act, bool active,
@@ -357,12 +366,24 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
   constexpr bool kTracing = !std::is_same_v<Rec, NoTrace> && !std::is_same_v<Rec, FloorSink>;
   static_assert(!kTracing || std::is_same_v<L, Strided>, "tracing needs the strided layout (one buffer, a stride)");
   constexpr int kVec = opt_vec(kOpt);
+  // A tracer times the call (DevTrace::begin/end): from here to every way out.
+  if constexpr (kTracing) rec.begin(kVec);
+  const detail::CallEnd<Rec, kTracing> call_end{rec};
   float val[NP];
 #pragma unroll
   for (int i = 0; i < NP; ++i)
     val[i] = opt_clamp(kOpt) ? fminf(fmaxf(val_in[i], -kClampAbs), kClampAbs) : val_in[i];
   const auto p = lay.target(prim);
-  if constexpr (M == Method::Floor) {
+  if constexpr (M == Method::Floor && kTracing) {
+    // The traced floor (issue 17): Baseline's calls are recorded (lanes, addresses, values)
+    // but no atomic is issued, so the trace's compute gaps carry no atomic traffic at all.
+    static_assert(std::is_same_v<L, Strided>, "tracing needs the strided layout");
+    const unsigned act = __ballot_sync(mask, active);
+    if (act == 0) return;
+    const uint32_t base = static_cast<uint32_t>(prim) * static_cast<uint32_t>(lay.stride);
+    detail::trace_all<NP>(rec, mask, act, active, base, val, 0u, val);
+    return;
+  } else if constexpr (M == Method::Floor) {
     // The compute floor: values kept live in one register per thread, no gradient write.
     static_assert(std::is_same_v<Rec, FloorSink>, "Method::Floor needs Rec = arc::FloorSink (arc::UntracedRec)");
     if (active) {

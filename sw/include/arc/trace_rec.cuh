@@ -35,12 +35,28 @@ struct TraceBuffers {
   const unsigned long long* first = nullptr;    // per warp w: its slots are [first[w], first[w+1])
   DevWarpState* warps = nullptr;
   unsigned long long* overflow = nullptr;       // calls that found their warp's range full
+  bool values = true;                           // store lane values and sums (false: timing-only capture)
 };
 
 class DevTrace {
  public:
   // gwarp: this warp's global number; start: clock64() at the warp's start.
   __device__ DevTrace(const TraceBuffers& b, uint32_t gwarp) : b_(b), gwarp_(gwarp) { start_ = clock64(); }
+
+  // The compute gap (issue 17) runs from the end of the warp's previous reduce call to the
+  // start of this one: arc::reduce calls begin() on entry (every calling lane; vec = floats per
+  // vector RED, 1 = scalar) and end() on every way out, after its atomics were issued and
+  // this recorder's stores were made, so neither the reduction, the atomics' issue stalls nor
+  // the recorder's own work count as compute. The leader of the recorded call stores the end.
+  __device__ __forceinline__ void begin(int vec) {
+    begin_ = clock64();
+    vec_ = vec;
+  }
+  __device__ __forceinline__ void end() {
+    if (!lead_) return;
+    lead_ = false;
+    atomicExch(&b_.warps[gwarp_].last_clock, static_cast<unsigned long long>(clock64()));
+  }
 
   // Called by every lane of `calling` (converged). act: lanes with an update; addr: this lane's
   // word of parameter 0, parameter p at addr + p * stride; v: its NP values (read on active
@@ -59,9 +75,9 @@ class DevTrace {
     }
     unsigned long long slot = ~0ull;
     if (static_cast<int>(lane) == first) {
-      const unsigned long long now = clock64();
       const unsigned long long seq = atomicAdd(&w.calls, 1ull);
-      const unsigned long long prev = atomicExch(&w.last_clock, now);
+      const unsigned long long prev = atomicAdd(&w.last_clock, 0ull);  // the previous call's end()
+      lead_ = true;
       const unsigned long long at = b_.first[gwarp_] + seq;
       if (at < b_.first[gwarp_ + 1]) {
         slot = at;
@@ -72,9 +88,10 @@ class DevTrace {
         r.sm = smid;
         r.hw_warp = wid;
         r.warp = gwarp_;
-        r.flags = (seq == 0 ? 1u : 0u) | (calling != 0xffffffffu ? 2u : 0u);
+        r.flags = (seq == 0 ? 1u : 0u) | (calling != 0xffffffffu ? 2u : 0u) | (vec_ == 2 ? 4u : vec_ == 4 ? 8u : 0u);
         r.seq = seq;
-        r.gap = now - (seq == 0 ? start_ : prev);
+        const unsigned long long from = seq == 0 || prev == 0 ? start_ : prev;
+        r.gap = begin_ > from ? begin_ - from : 0;
         r.active = act;
         r.reduced = reduced;
         r.nparams = NP;
@@ -88,10 +105,12 @@ class DevTrace {
     DevCall& r = b_.recs[slot];
     if ((act >> lane) & 1u) {
       r.addr[lane] = addr;
+      if (b_.values) {
 #pragma unroll
-      for (int i = 0; i < NP; ++i) r.value[i][lane] = active ? __float_as_uint(v[i]) : 0u;
+        for (int i = 0; i < NP; ++i) r.value[i][lane] = active ? __float_as_uint(v[i]) : 0u;
+      }
     }
-    if ((reduced >> lane) & 1u) {
+    if (b_.values && ((reduced >> lane) & 1u)) {
 #pragma unroll
       for (int i = 0; i < NP; ++i) r.psum[i][lane] = __float_as_uint(sum[i]);
     }
@@ -101,6 +120,9 @@ class DevTrace {
   TraceBuffers b_;
   uint32_t gwarp_;
   unsigned long long start_;
+  unsigned long long begin_ = 0;  // clock64() at the current call's entry
+  int vec_ = 1;
+  bool lead_ = false;  // this lane recorded the current call: its end() stores the end time
 };
 
 // Host side of one capture: the per-warp state, the slot ranges and the record buffer, freed on
@@ -134,8 +156,10 @@ class TraceRecorder {
   // Pass 1: each warp counts its calls.
   TraceBuffers counting() const { return {nullptr, nullptr, warps_, overflow_}; }
   // Pass 2 (after pass 1): per-warp slot ranges from the counts (1/8 + 8 spare slots each, in
-  // case a warp's calls group differently the second time) and the record buffer.
-  TraceBuffers recording() {
+  // case a warp's calls group differently the second time) and the record buffer. values =
+  // false: lane values and sums are not stored (a timing-only capture; less memory traffic
+  // in the traced kernel).
+  TraceBuffers recording(bool values = true) {
     check(cudaDeviceSynchronize(), "counting pass");
     std::vector<DevWarpState> st(n_);
     if (n_) check(cudaMemcpy(st.data(), warps_, n_ * sizeof(DevWarpState), cudaMemcpyDeviceToHost), "cudaMemcpy");
@@ -147,7 +171,7 @@ class TraceRecorder {
     recs_ = nullptr;
     check(cudaMalloc(&recs_, std::max<unsigned long long>(1, first_host_.back()) * sizeof(DevCall)), "cudaMalloc(records)");
     check(cudaMemset(warps_, 0, std::max<size_t>(1, n_) * sizeof(DevWarpState)), "cudaMemset");
-    return {recs_, first_, warps_, overflow_};
+    return {recs_, first_, warps_, overflow_, values};
   }
   // After pass 2: what each warp recorded.
   Result collect() const {

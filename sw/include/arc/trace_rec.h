@@ -15,9 +15,10 @@ struct DevCall {
   uint32_t hw_warp;   // %warpid: the warp's slot on its SM (sub-core = slot % 4; the largest slot
                       // seen + 1 is the occupancy the launch reached)
   uint32_t warp;      // global warp number (block-linear), unique for the launch
-  uint32_t flags;     // bit 0: first call of the warp; bit 1: a subset of the warp called (divergent)
+  uint32_t flags;     // bit 0: first call of the warp; bit 1: a subset of the warp called (divergent);
+                      // bit 2 / bit 3: 2- / 4-wide vector atomics
   uint64_t seq;       // per-warp call number
-  uint64_t gap;       // clock64() cycles since the warp's previous call (or its start)
+  uint64_t gap;       // clock64() cycles from the end of the warp's previous call (or its start) to this call's entry
   uint32_t active;    // lanes that issued an update
   uint32_t reduced;   // leaders of groups summed on the GPU
   uint32_t nparams;   // parameters written (1..kMaxRecParams)
@@ -30,7 +31,7 @@ struct DevCall {
 // Per-warp state of the recorder, one per global warp, zeroed before each pass.
 struct DevWarpState {
   unsigned long long calls;       // calls made so far in this pass
-  unsigned long long last_clock;  // clock64() at the warp's previous call
+  unsigned long long last_clock;  // clock64() at the end of the warp's previous call (0: none yet)
 };
 
 }  // namespace arc
