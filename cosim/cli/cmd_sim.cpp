@@ -24,6 +24,7 @@ struct Options {
   std::string gpu, config_file, trace_path, fidelity = "fast", wave;
   std::vector<std::string> modes = {"baseline"}, scheds = {"dynamic"};
   uint32_t threshold = 2;
+  uint32_t vector = 0;
   uint64_t stats_interval = 0;
   bool json = false;
   bool host_cost = false;
@@ -56,6 +57,7 @@ void run(const Options& o) {
   base.knobs = base.gpu.knobs;  // the file's [model] table, then --set
   for (const auto& kv : o.sets) apply_set(base, kv);
   base.threshold = o.threshold;
+  base.vector = o.vector;
   base.fidelity = fidelity_from_name(o.fidelity);
   base.progress = !o.json;
   base.stats_interval = o.stats_interval;
@@ -114,9 +116,11 @@ void setup(CLI::App& app) {
                                          fmt::format("{}", fmt::join(arc::config::available_gpus(), ", ")));
   sub->add_option("--config", opt->config_file, "GPU config TOML file")->excludes(gpu);
   sub->add_option("--trace", opt->trace_path, "trace file (arcsim trace gen, or captured on a GPU)")->required();
-  sub->add_option("--mode", opt->modes, "comma-separated, each once: baseline, sw-s, sw-b, sw-t (transposed reduce-scatter), arc-hw")
+  sub->add_option("--mode", opt->modes,
+                  "comma-separated, each once: baseline, sw-s, sw-b, sw-t (transposed reduce-scatter), adaptive "
+                  "(ARC-SW's per-call choice, rule of sw/include/arc/adaptive_rule.h), arc-hw")
       ->delimiter(',')
-      ->check(CLI::IsMember({"baseline", "sw-s", "sw-b", "sw-t", "arc-hw"}))
+      ->check(CLI::IsMember({"baseline", "sw-s", "sw-b", "sw-t", "adaptive", "arc-hw"}))
       ->capture_default_str();
   sub->add_option("--sched", opt->scheds, "arc-hw scheduler, comma-separated, each once: dynamic, threshold, always, never")
       ->delimiter(',')
@@ -125,6 +129,11 @@ void setup(CLI::App& app) {
   sub->add_option("--threshold", opt->threshold,
                   "group size that is reduced: ARC-SW balancing threshold and the threshold scheduler's T")
       ->transform(arc::cli::count_in(0, 32))
+      ->capture_default_str();
+  sub->add_option("--vector", opt->vector,
+                  "floats per lane update (vector atomics, red.global.add.v2/v4.f32): 0 = as the trace's flags say, "
+                  "1 = scalar, 2 / 4 = each call's params leave in chunks of 2 / 4 per lane (baseline, sw-s, sw-b, adaptive)")
+      ->check(CLI::IsMember({0u, 1u, 2u, 4u}))
       ->capture_default_str();
   sub->add_option("--fidelity", opt->fidelity, "ARC unit level: rtl (Verilated RTL) or fast (golden model + RTL timing)")
       ->check(CLI::IsMember({"rtl", "fast"}))

@@ -49,8 +49,16 @@ const std::vector<ParamSpec>& gpu_params() {
        "uncoalesced request is one flit",
        4, 4096, {}, &G::flit_bytes},
       {"request_header_bytes", Kind::Int, "bytes", "28",
-       "bytes of a coalesced request round besides its words (a round of w words is this + 4 w bytes)", 0, 4096,
-       {}, &G::request_header_bytes},
+       "bytes of a coalesced request round besides its words: a round of w words on s 32-byte sectors carrying "
+       "l lanes costs header + word x w + sector x s (+ multi_lane if l > 1) bytes",
+       0, 4096, {}, &G::request_header_bytes},
+      {"request_word_bytes", Kind::Int, "bytes", "4", "bytes per word a coalesced request round updates", 0, 4096,
+       {}, &G::request_word_bytes},
+      {"request_sector_bytes", Kind::Int, "bytes", "0",
+       "bytes per 32-byte sector a coalesced request round touches", 0, 4096, {}, &G::request_sector_bytes},
+      {"request_multi_lane_bytes", Kind::Int, "bytes", "0",
+       "extra bytes of a coalesced request round that carries more than one lane (a vector lane's words are one lane)",
+       0, 4096, {}, &G::request_multi_lane_bytes},
       {"icnt_latency", Kind::Int, "cycles", "20", "SM-to-L2 crossbar latency, one way", 0, 100000, {},
        &G::icnt_latency},
       {"icnt_flits_per_cycle", Kind::Int, "flits/cycle", "1", "crossbar flits accepted per cycle per SM port", 1, 64,
@@ -93,8 +101,15 @@ const std::vector<ParamSpec>& model_params() {
        "SW-S issue cycles per distinct address of a warp atomic (__match_any_sync)", 0, 100000, {},
        &K::sws_cycles_per_key},
       {"sws_cycles_per_lane", Kind::Int, "cycles", "0",
-       "SW-S issue cycles per in-core add: per reduced group, per lane beyond its first (shuffle+add; groups run one after another)", 0,
+       "SW-S issue cycles per in-core add: per lane of the largest reduced group beyond its first (one shuffle+add step; the groups' loops run side by side)", 0,
        100000, {}, &K::sws_cycles_per_lane},
+      {"sws_cycles_per_lane_param", Kind::Int, "cycles", "0",
+       "SW-S issue cycles of that step for each further parameter of a call (its NP values move in one loop; "
+       "0 = sws_cycles_per_lane)",
+       0, 100000, {}, &K::sws_cycles_per_lane_param},
+      {"swb_cycles_per_param", Kind::Int, "cycles", "0",
+       "SW-B (and Adaptive's butterfly) issue cycles per further reduced parameter of a call (0 = sw_overhead)", 0,
+       100000, {}, &K::swb_cycles_per_param},
   };
   return table;
 }
@@ -352,9 +367,12 @@ void validate(const ModelKnobs& knobs, const GpuConfig& gpu) {
     throw Error("rop_slice_bytes " + std::to_string(knobs.rop_slice_bytes) + " is not a power of two");
   if (gpu.coalesce_bytes != 0 && (gpu.coalesce_bytes < 4 || (gpu.coalesce_bytes & (gpu.coalesce_bytes - 1))))
     throw Error("coalesce_bytes " + std::to_string(gpu.coalesce_bytes) + " is not 0 or a power of two >= 4");
-  if (gpu.coalesce_bytes > 0 && gpu.request_header_bytes + 4 < gpu.flit_bytes)
-    throw Error("request_header_bytes " + std::to_string(gpu.request_header_bytes) + " + 4 is less than flit_bytes " +
-                std::to_string(gpu.flit_bytes) + ": a one-word request would cost less than the one flit it is");
+  if (gpu.coalesce_bytes > 0 &&
+      gpu.request_header_bytes + gpu.request_word_bytes + gpu.request_sector_bytes < gpu.flit_bytes)
+    throw Error("request_header_bytes + request_word_bytes + request_sector_bytes (" +
+                std::to_string(gpu.request_header_bytes + gpu.request_word_bytes + gpu.request_sector_bytes) +
+                ") is less than flit_bytes " + std::to_string(gpu.flit_bytes) +
+                ": a one-word request would cost less than the one flit it is");
 }
 
 namespace {

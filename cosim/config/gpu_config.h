@@ -34,6 +34,8 @@ struct ModelKnobs {
   std::int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this
   std::int64_t sws_cycles_per_key = 0;       // SW-S issue cycles per distinct address (match_any)
   std::int64_t sws_cycles_per_lane = 0;      // SW-S issue cycles per lane of its largest reduced group
+  std::int64_t sws_cycles_per_lane_param = 0;  // the same step for each further parameter of a call (0 = sws_cycles_per_lane)
+  std::int64_t swb_cycles_per_param = 0;     // SW-B issue cycles per further reduced parameter of a call (0 = sw_overhead)
 };
 
 struct GpuConfig {
@@ -51,7 +53,10 @@ struct GpuConfig {
   std::int64_t lsu_issue_per_cycle = 0;  // requests the LSU forwards per cycle
   std::int64_t coalesce_bytes = 0;       // granule a warp's word updates coalesce in (0 = one request per lane)
   std::int64_t flit_bytes = 32;          // bytes per crossbar flit (one per-lane request)
-  std::int64_t request_header_bytes = 28;  // bytes of a coalesced request round besides its 4-byte words
+  std::int64_t request_header_bytes = 28;  // bytes of a coalesced request round besides its words
+  std::int64_t request_word_bytes = 4;     // bytes per word a round updates
+  std::int64_t request_sector_bytes = 0;   // bytes per 32-byte sector a round touches
+  std::int64_t request_multi_lane_bytes = 0;  // extra bytes of a round that carries more than one lane
   std::int64_t icnt_latency = 0;         // SM-to-L2 crossbar latency, cycles
   std::int64_t icnt_flits_per_cycle = 0; // crossbar flits accepted per cycle per SM
   // L2 atomic (ROP) units

@@ -5,10 +5,11 @@
 
 namespace arc::sim {
 
-void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup) {
-  assert(n <= 32);  // one warp's ops: the fixed arrays below hold 32
+void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
+                     uint32_t vec) {
+  assert(n <= OpBlock::kCap);  // one warp instruction's ops (32 lanes x up to 4 floats): the arrays below
   out.reserve(out.size() + n);
-  const uint32_t single = setup.granule_words == 0 ? setup.flit_bytes : round_bytes(1, setup);
+  const uint32_t single = setup.granule_words == 0 ? setup.flit_bytes : round_bytes(1, 1, 1, setup);
   auto singles = [&] {
     for (size_t i = 0; i < n; ++i) {
       out.emplace_back(ops[i], sm);
@@ -30,13 +31,13 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
     r.sm = sm;
     r.count = static_cast<uint32_t>(n);
     r.many = std::move(shared);
-    r.bytes = static_cast<uint32_t>(n) * round_bytes(1, setup);
+    r.bytes = static_cast<uint32_t>(n) * round_bytes(1, 1, 1, setup);
     out.push_back(std::move(r));
     return;
   }
   const uint32_t shift = static_cast<uint32_t>(__builtin_ctz(setup.granule_words));  // a power of two (config check)
   // Granules in order of first appearance; each granule's ops keep their order (stable).
-  uint32_t granules[32], of[32], ngran = 0;
+  uint32_t granules[OpBlock::kCap], of[OpBlock::kCap], ngran = 0;
   for (size_t i = 0; i < n; ++i) {
     const uint32_t gi = ops[i].addr >> shift;
     uint32_t k = 0;
@@ -60,7 +61,8 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
         if (of[i] == k) v[nv++] = ops[i];
   }
   shared->size = nv;
-  uint32_t words[32], per_word[32];
+  uint32_t words[OpBlock::kCap], per_word[OpBlock::kCap];
+  const bool by_sector = setup.sector_bytes != 0 || setup.multi_lane_bytes != 0;
   for (size_t i = 0; i < nv;) {
     size_t j = i;
     uint32_t nwords = 0, rounds = 0;
@@ -68,7 +70,7 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
     while (j < nv && (v[j].addr >> shift) == gi) {
       uint32_t k = 0;
       while (k < nwords && words[k] != v[j].addr) ++k;
-      if (k == nwords) {  // a new word (at most 32: n <= 32 ops)
+      if (k == nwords) {  // a new word (at most n <= kCap)
         words[nwords] = v[j].addr;
         per_word[nwords++] = 0;
       }
@@ -86,8 +88,22 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
       r.many = shared;
       r.one_word = nwords == 1;
       // Round t updates the words with more than t ops: summed over the rounds, a header
-      // each and 4 bytes per op.
-      r.bytes = rounds * setup.header_bytes + 4 * r.count;
+      // each and word_bytes per op; by sector, each round also its sectors and lanes.
+      r.bytes = rounds * setup.header_bytes + setup.word_bytes * r.count;
+      if (by_sector) {
+        for (uint32_t t = 0; t < rounds; ++t) {
+          uint64_t sectors[2] = {0, 0};  // the granule's 32-byte sectors this round touches (<= 128: 4 KB)
+          uint32_t w = 0;
+          for (uint32_t k = 0; k < nwords; ++k)
+            if (per_word[k] > t) {
+              ++w;
+              const uint32_t sec = (words[k] >> 3) & 127;
+              sectors[sec >> 6] |= uint64_t{1} << (sec & 63);
+            }
+          const auto s = static_cast<uint32_t>(__builtin_popcountll(sectors[0]) + __builtin_popcountll(sectors[1]));
+          r.bytes += setup.sector_bytes * s + ((w + vec - 1) / vec > 1 ? setup.multi_lane_bytes : 0);
+        }
+      }
     }
     out.push_back(std::move(r));
     i = j;

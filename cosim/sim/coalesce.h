@@ -3,10 +3,12 @@
 //  - coalesce_bytes = B (a power of two): the ops that fall in one B-byte granule form one
 //    request. Lanes on one word are not merged (the H100 sends a warp's 32 same-address lanes
 //    as 32 requests: docs/calibration.md), so the request takes `rounds` = the most ops on one
-//    of its words, and each round of w words moves request_header_bytes + 4 w bytes. Links
-//    move flit_bytes per flit. With the H100's numbers (28 + 4 w over 32-byte flits) a
-//    one-word round is one flit, as a per-lane request, and a 32-word line round 4.875 flits
-//    (measured: one SM sends a 32-address line RED every 5.0 cycles).
+//    of its words. A round of w words on s 32-byte sectors carrying l lanes moves
+//    request_header_bytes + request_word_bytes x w + request_sector_bytes x s bytes, plus
+//    request_multi_lane_bytes if l > 1 (a vector lane's words are one lane). Links move
+//    flit_bytes per flit. The H100's numbers (0 + 0 w + 32 s + 16 if l > 1, 32-byte flits):
+//    a one-lane round (scalar or vector) is one flit, a 32-word line round 4.5 flits, an
+//    8-lane round spread over a line's 4 sectors 4.5 too (docs/calibration.md).
 // Request::bytes is what the SM's crossbar link, the crossbar's output port and the ROP
 // unit's input each spend on the request (they move flit_bytes x their flits per cycle).
 #pragma once
@@ -21,12 +23,22 @@ struct CoalesceSetup {
   uint32_t granule_words = 0;  // coalesce_bytes / 4; 0 = off
   uint32_t flit_bytes = 32;
   uint32_t header_bytes = 28;  // request_header_bytes
+  uint32_t word_bytes = 4;     // request_word_bytes
+  uint32_t sector_bytes = 0;   // request_sector_bytes
+  uint32_t multi_lane_bytes = 0;  // request_multi_lane_bytes
 };
 
-// Bytes of one round that updates `words` distinct words.
-inline uint32_t round_bytes(uint32_t words, const CoalesceSetup& s) { return s.header_bytes + 4 * words; }
+// Bytes of one round that updates `words` distinct words on `sectors` 32-byte sectors for
+// `lanes` lanes.
+inline uint32_t round_bytes(uint32_t words, uint32_t sectors, uint32_t lanes, const CoalesceSetup& s) {
+  return s.header_bytes + s.word_bytes * words + s.sector_bytes * sectors + (lanes > 1 ? s.multi_lane_bytes : 0);
+}
 
-// Appends the requests of ops[0, n) (one warp-level atomic, lane order; n <= 32) to `out`.
-void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup);
+// Appends the requests of ops[0, n) (one warp-level atomic in commit order: per word, ascending
+// lanes; n <= OpBlock::kCap = 32 lanes x 4 floats of a vector atomic) to `out`. A vector
+// atomic's ops are its params' ops one param after the other: a lane's words share a round.
+// `vec` = words per lane (vector atomics: 2 or 4; a round's lanes = ceil(words / vec)).
+void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
+                     uint32_t vec = 1);
 
 }  // namespace arc::sim

@@ -63,17 +63,23 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   ss.cost.sw_overhead = static_cast<uint32_t>(g.sw_overhead);
   ss.cost.sws_per_key = static_cast<uint32_t>(spec.knobs.sws_cycles_per_key);
   ss.cost.sws_per_lane = static_cast<uint32_t>(spec.knobs.sws_cycles_per_lane);
+  ss.cost.sws_per_lane_param = static_cast<uint32_t>(spec.knobs.sws_cycles_per_lane_param);
+  ss.cost.swb_per_param = static_cast<uint32_t>(spec.knobs.swb_cycles_per_param);
   ss.cost.threshold = spec.threshold;
   ss.threshold = spec.threshold;
+  ss.vector = spec.vector;
   ss.sw_ftz = trace.header.reduce_ftz ? fp::FtzMode::Flush : fp::FtzMode::Keep;
   ss.coalesce.granule_words = static_cast<uint32_t>(g.coalesce_bytes / 4);
   ss.coalesce.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
   ss.coalesce.header_bytes = static_cast<uint32_t>(g.request_header_bytes);
+  ss.coalesce.word_bytes = static_cast<uint32_t>(g.request_word_bytes);
+  ss.coalesce.sector_bytes = static_cast<uint32_t>(g.request_sector_bytes);
+  ss.coalesce.multi_lane_bytes = static_cast<uint32_t>(g.request_multi_lane_bytes);
   ArcUnitSetup as;
   as.sched.mode = spec.sched;
   as.sched.threshold = spec.threshold;
   as.sched.adder_ftz = fp::FtzMode::Flush;  // the RTL top is built with FTZ=1 (red.add.f32)
-  as.request_bytes = g.coalesce_bytes > 0 ? round_bytes(1, ss.coalesce) : static_cast<uint32_t>(g.flit_bytes);
+  as.request_bytes = g.coalesce_bytes > 0 ? round_bytes(1, 1, 1, ss.coalesce) : static_cast<uint32_t>(g.flit_bytes);
   as.sched.arith = fp::Arith::Native;       // fast level: host FPU sums (the RTL level uses its adder)
 
   for (uint32_t sm = 0; sm < sms; ++sm) {

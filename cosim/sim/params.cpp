@@ -16,12 +16,13 @@ const char* mode_name(Mode m) {
     case Mode::SwB: return "sw-b";
     case Mode::ArcHw: return "arc-hw";
     case Mode::SwT: return "sw-t";
+    case Mode::Adaptive: return "adaptive";
   }
   return "?";
 }
 
 Mode mode_from_name(const std::string& s) {
-  for (Mode m : {Mode::Baseline, Mode::SwS, Mode::SwB, Mode::SwT, Mode::ArcHw})
+  for (Mode m : {Mode::Baseline, Mode::SwS, Mode::SwB, Mode::SwT, Mode::ArcHw, Mode::Adaptive})
     if (s == mode_name(m)) return m;
   throw Error(fmt::format("--mode: unknown mode '{}' (baseline, sw-s, sw-b, sw-t, arc-hw)", s));
 }
@@ -42,7 +43,7 @@ golden::SchedMode sched_from_name(const std::string& s) {
 }
 
 std::string RunSpec::label() const {
-  if (mode != Mode::ArcHw) return mode_name(mode);
+  if (mode != Mode::ArcHw) return vector > 1 ? fmt::format("{}-v{}", mode_name(mode), vector) : mode_name(mode);
   if (sched == golden::SchedMode::Threshold) return fmt::format("arc-hw/threshold-{}", threshold);
   return fmt::format("arc-hw/{}", golden::to_string(sched));
 }
@@ -63,6 +64,10 @@ void validate(const RunSpec& spec) {
   if (spec.threshold > 32)
     throw Error(fmt::format("--threshold {}: a warp has 32 lanes, so no address group reaches it (give 0..32)",
                             spec.threshold));
+  if (spec.vector != 0 && spec.vector != 1 && spec.vector != 2 && spec.vector != 4)
+    throw Error(fmt::format("--vector {}: a lane update is 1, 2 or 4 floats (0 = as the trace says)", spec.vector));
+  if (spec.vector > 1 && (spec.mode == Mode::ArcHw || spec.mode == Mode::SwT))
+    throw Error(fmt::format("--vector {} applies to baseline, sw-s, sw-b and adaptive, not {}", spec.vector, mode_name(spec.mode)));
 }
 
 }  // namespace arc::sim

@@ -18,8 +18,8 @@ namespace arc::sim {
 //  ArcHw: `atomred` through the ARC scheduler and reduction unit (RTL or its fast level).
 //  SwT: ARC-SW's transposed reduce-scatter (issue 23): SW-B's warps and sums, but a reduced
 //    call's NP parameter sums leave as one instruction of NP lanes (coalesced as any other).
-enum class Mode : uint8_t { Baseline, SwS, SwB, ArcHw, SwT };
-const char* mode_name(Mode m);  // "baseline", "sw-s", "sw-b", "arc-hw", "sw-t"
+enum class Mode : uint8_t { Baseline, SwS, SwB, ArcHw, SwT, Adaptive };
+const char* mode_name(Mode m);  // "baseline", "sw-s", "sw-b", "arc-hw", "sw-t", "adaptive"
 Mode mode_from_name(const std::string& s);  // throws arc::Error
 
 enum class Fidelity : uint8_t { Rtl, Fast };
@@ -38,6 +38,9 @@ struct RunSpec {
   Mode mode = Mode::Baseline;
   golden::SchedMode sched = golden::SchedMode::Dynamic;  // ArcHw only
   uint32_t threshold = 2;   // SW balancing threshold and the ArcHw Threshold scheduler's T
+  // Floats per lane update (vector atomics, issue 17): 0 = as the trace's flags say, 1 = scalar,
+  // 2 / 4 = a call's params leave in chunks of 2 / 4 per lane (baseline, sw-s, sw-b only).
+  uint32_t vector = 0;
   Fidelity fidelity = Fidelity::Fast;
   std::string wave_path;    // FST of the ARC units (Rtl fidelity only); "" = none
   bool progress = false;    // progress bar on stderr

@@ -87,7 +87,7 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
                      "ROP adds", "cpu s", "RSS MB");
   const RunResult* base = baseline_of(specs, runs);
   bool sw = false;
-  for (const RunSpec& s : specs) sw |= s.mode == Mode::SwS || s.mode == Mode::SwB || s.mode == Mode::SwT;
+  for (const RunSpec& s : specs) sw |= s.mode == Mode::SwS || s.mode == Mode::SwB || s.mode == Mode::SwT || s.mode == Mode::Adaptive;
   for (const RunResult& r : runs) {
     const Stats& s = r.stats;
     const std::string sp = base && s.total_cycles

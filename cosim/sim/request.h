@@ -20,7 +20,7 @@ struct LaneOp {
 // list with a plain (single-threaded) reference count, so a coalesced packet costs no
 // allocation once the model has warmed up. OpsRef is the owning handle.
 struct OpBlock {
-  static constexpr uint32_t kCap = 32;  // one warp's ops
+  static constexpr uint32_t kCap = 128;  // one warp instruction's ops: 32 lanes x up to 4 floats (vector atomics)
   uint32_t refs = 0;
   uint32_t size = 0;
   LaneOp ops[kCap];

@@ -25,22 +25,30 @@ void SubCore::admit_warps(Cycle now) {
   }
 }
 
-Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) const {
+size_t SubCore::sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_reduced) const {
   golden::WarpInstr wi;
   wi.active_mask = in.active_mask;
   wi.addr = in.addr;
   wi.value = in.value;
-  LaneOp ops[32];
   size_t n_ops = 0;
   const auto groups = golden::match_addresses(wi);
   // SW-B and SW-T (sw/include/arc/reduce.cuh) reduce only a uniform warp: every active lane on
   // one address. A warp with several addresses sends per-lane atomics; SW-S reduces each group.
-  const bool eligible = setup_.mode == Mode::SwS || groups.size() == 1;
+  // Adaptive: its call's choice (the butterfly, SW-S at X = 2, or per-lane atomics).
+  bool eligible = setup_.mode == Mode::SwS || groups.size() == 1;
+  bool serial = setup_.mode == Mode::SwS;
+  uint32_t threshold = setup_.threshold;
+  if (setup_.mode == Mode::Adaptive) {
+    const AdaptiveChoice c = adaptive_choice(in, vector_width(in));
+    eligible = c != AdaptiveChoice::PerLane;
+    serial = c == AdaptiveChoice::Groups;
+    threshold = 2;
+  }
   for (const golden::Group& g : groups) {
     const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
-    if (eligible && n >= setup_.threshold && n > 1) {
+    if (eligible && n >= threshold && n > 1) {
       uint32_t sum;
-      if (setup_.mode == Mode::SwS) {
+      if (serial) {
         sum = golden::serial_sum(wi, g.lane_mask, setup_.sw_ftz, fp::Arith::Native);
       } else {
         sum = golden::butterfly_sum(wi.value, g.lane_mask, setup_.sw_ftz, fp::Arith::Native);
@@ -51,9 +59,12 @@ Packet SubCore::sw_packet(const trace::Instr& in, uint64_t& groups_reduced) cons
       for (uint32_t m = g.lane_mask; m; m &= m - 1) ops[n_ops++] = {g.addr, in.value[__builtin_ctz(m)], 1};
     }
   }
-  Packet p = take_packet();
-  append_requests(p, ops, n_ops, setup_.sm, setup_.coalesce);
-  return p;
+  return n_ops;
+}
+
+uint32_t SubCore::vector_width(const trace::Instr& in) const {
+  if (setup_.mode == Mode::ArcHw || setup_.mode == Mode::SwT) return 1;
+  return setup_.vector ? setup_.vector : trace::vec_width(in.flags);
 }
 
 bool SubCore::swt_collect(Warp& w, const trace::Instr& in) {
@@ -90,28 +101,37 @@ bool SubCore::try_issue(Cycle now) {
     arc_buf_ = in;  // the link is empty, so the unit is done with the previous copy
     to_arc->push(now, &arc_buf_);
   } else {
-    if (!to_lsu->can_push(now)) {
+    const uint32_t vw = vector_width(in);
+    const bool sends = vw == 1 || in.param % vw == vw - 1 || in.param + 1u == in.nparams;  // a chunk's last param
+    if (sends && !to_lsu->can_push(now)) {
       to_lsu->await_room(now);
       return false;
     }
-    Packet p;
+    LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
+    size_t n = 0;
     if (setup_.mode == Mode::Baseline) {
-      p = take_packet();
-      LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
-      size_t n = 0;
       for (uint32_t m = in.active_mask; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
         ops[n++] = {in.addr[l], in.value[l], 1};
       }
+    } else {
+      n = sw_ops(in, ops, stats_.groups_reduced_in_core);
+      const uint64_t lanes = static_cast<uint64_t>(__builtin_popcount(in.active_mask));
+      stats_.lane_adds_in_core += lanes - n;  // each in-core add removes one word update
+    }
+    Packet p;
+    if (vw == 1) {
+      p = take_packet();
       append_requests(p, ops, n, setup_.sm, setup_.coalesce);
     } else {
-      p = sw_packet(in, stats_.groups_reduced_in_core);
-      uint64_t ops = 0;
-      for (const Request& r : p) ops += r.count;
-      const uint64_t lanes = static_cast<uint64_t>(__builtin_popcount(in.active_mask));
-      stats_.lane_adds_in_core += lanes - ops;  // each in-core add removes one word update
+      w.vec.insert(w.vec.end(), ops, ops + n);
+      if (sends) {
+        p = take_packet();
+        append_requests(p, w.vec.data(), w.vec.size(), setup_.sm, setup_.coalesce, vw);
+        w.vec.clear();
+      }
     }
-    to_lsu->push(now, std::move(p));
+    if (sends) to_lsu->push(now, std::move(p));
   }
   ++stats_.instructions;
   stats_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
@@ -146,8 +166,10 @@ void SubCore::step() {
         rr_ = (i + 1) % n;
         cur_since_ = resident_[i].ready_at;
         cur_picked_ = now;
-        const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT;
-        const Cycle cost = sw ? sw_issue_cycles(setup_.cost, next_of(resident_[i])) : 0;
+        const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
+                        setup_.mode == Mode::Adaptive;
+        const trace::Instr& in = next_of(resident_[i]);
+        const Cycle cost = sw ? sw_issue_cycles(setup_.cost, in, vector_width(in)) : 0;
         cur_ready_ = now + cost;
         stats_.sw_overhead_cycles += cost;
         break;

@@ -15,6 +15,10 @@
 //  - sw-t: a reduced call's parameters each take the port one cycle, but only the last sends:
 //    one packet of the call's NP sums (coalesced per granule like any packet);
 //  - arc-hw: the instruction into its ARC unit (`atomred`).
+// Vector atomics (baseline, sw-s, sw-b; width from the trace's flags or RunSpec::vector): a
+// call's params leave in chunks of 2 or 4, one packet per chunk whose ops are the chunk's
+// params' ops (a lane's v words side by side, coalesced per granule like any packet); each
+// param still takes the port one cycle and pays its own SW cost, only the chunk's last sends.
 // The SW issue cycles of each mode: sw_cost.h.
 // A full LSU port or a busy ARC unit holds the port: that wait is the atomic stall.
 #pragma once
@@ -41,7 +45,8 @@ struct SubCoreSetup {
   SwCostSetup cost;  // its mode and threshold are this sub-core's
   uint32_t threshold = 2;
   fp::FtzMode sw_ftz = fp::FtzMode::Keep;
-  CoalesceSetup coalesce;  // how the LSU port's packet groups an instruction's word updates  // add.f32 of the ARC-SW code (trace header reduce_ftz)
+  CoalesceSetup coalesce;  // how the LSU port's packet groups an instruction's word updates
+  uint32_t vector = 0;     // RunSpec::vector: 0 = the trace's vector flags, else floats per lane update
   bool plant_lost_wakeup = false;  // test only (RunSpec::plant_lost_wakeup): ignores wake-ups after the run's first issue
 };
 
@@ -62,11 +67,14 @@ class SubCore : public sc_core::sc_module {
     size_t next = 0;     // next instruction
     Cycle ready_at = 0;  // when its next atomic is ready to issue
     std::vector<LaneOp> swt;  // sw-t: the reduced call's sums so far (sent with its last param)
+    std::vector<LaneOp> vec;  // vector atomics: the chunk's ops so far (sent with its last param)
   };
   void step();
   void admit_warps(Cycle now);
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
-  Packet sw_packet(const trace::Instr& in, uint64_t& groups_reduced) const;
+  // sw-s / sw-b: in's ops after the in-core reduction into ops[0..32); returns their count.
+  size_t sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_reduced) const;
+  uint32_t vector_width(const trace::Instr& in) const;  // 1, 2 or 4
   bool swt_collect(Warp& w, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
   const trace::Instr& next_of(const Warp& w) { return source_.front(work_.warps[w.work].index); }
 

@@ -1,5 +1,8 @@
 #include "sw_cost.h"
 
+#include <algorithm>
+
+#include "arc/adaptive_rule.h"
 #include "golden.h"
 
 namespace arc::sim {
@@ -27,19 +30,49 @@ bool tree_eligible(Mode mode, const trace::Instr& in, uint32_t threshold) {
   return true;
 }
 
-Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in) {
+namespace {
+bool one_address(const trace::Instr& in) {
+  const uint32_t a = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+  for (uint32_t m = in.active_mask; m; m &= m - 1)
+    if (in.addr[static_cast<size_t>(__builtin_ctz(m))] != a) return false;
+  return true;
+}
+}  // namespace
+
+AdaptiveChoice adaptive_choice(const trace::Instr& in, uint32_t vec) {
+  using Rule = arc::detail::AdaptiveRule;
+  const int n = __builtin_popcount(in.active_mask), np = in.nparams, v = static_cast<int>(vec);
+  if (one_address(in)) return Rule::tree(n, np, v) ? AdaptiveChoice::Tree : AdaptiveChoice::PerLane;
+  return Rule::match(n, np, v) ? AdaptiveChoice::Groups : AdaptiveChoice::PerLane;
+}
+
+Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in, uint32_t vec) {
   const bool call_start = in.param == 0;
+  if (s.mode == Mode::Adaptive) {
+    switch (adaptive_choice(in, vec)) {
+      case AdaptiveChoice::Tree: return call_start || !s.swb_per_param ? s.sw_overhead : s.swb_per_param;  // as sw-b
+      case AdaptiveChoice::PerLane: return call_start ? s.sw_overhead : 0;
+      case AdaptiveChoice::Groups: {
+        SwCostSetup x = s;
+        x.mode = Mode::SwS;
+        x.threshold = 2;
+        return sw_issue_cycles(x, in, vec);
+      }
+    }
+  }
   switch (s.mode) {
     case Mode::Baseline:
     case Mode::ArcHw: return 0;
     case Mode::SwB:
       if (call_start) return s.sw_overhead;
-      return tree_eligible(s.mode, in, s.threshold) ? s.sw_overhead : 0;
+      if (!tree_eligible(s.mode, in, s.threshold)) return 0;
+      return s.swb_per_param ? s.swb_per_param : s.sw_overhead;
     case Mode::SwT:
       if (!call_start) return 0;
       if (!tree_eligible(s.mode, in, s.threshold)) return s.sw_overhead;
       return (static_cast<Cycle>(s.sw_overhead) * swt_shuffles(in.nparams) + 2) / 5;
-    case Mode::SwS: break;
+    case Mode::SwS:
+    case Mode::Adaptive: break;
   }
   Cycle c = call_start ? s.sw_overhead : 0;
   if (s.sws_per_key == 0 && s.sws_per_lane == 0) return c;
@@ -47,13 +80,16 @@ Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in) {
   wi.active_mask = in.active_mask;
   wi.addr = in.addr;
   const auto groups = golden::match_addresses(wi);
-  uint32_t adds = 0;
+  // The groups' serial loops run side by side (one SHFL per step serves every group: same PC,
+  // each lane its own source), so the steps are the largest reduced group's lanes beyond its first.
+  uint32_t steps = 0;
   for (const auto& g : groups) {
     const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
-    if (n >= s.threshold && n > 1) adds += n - 1;
+    if (n >= s.threshold && n > 1) steps = std::max(steps, n - 1);
   }
   if (call_start) c += static_cast<Cycle>(s.sws_per_key) * groups.size();
-  c += static_cast<Cycle>(s.sws_per_lane) * adds;
+  const uint32_t per_step = call_start || !s.sws_per_lane_param ? s.sws_per_lane : s.sws_per_lane_param;
+  c += static_cast<Cycle>(per_step) * steps;
   return c;
 }
 

@@ -1,15 +1,22 @@
 // ARC-SW's issue cost: the cycles a warp's reduction instructions hold its sub-core's issue
 // port before the atomic's requests leave (the sub-core charges them; subcore.h).
 //  - sw-s: per reduce call (at param 0) sw_overhead + sws_cycles_per_key x distinct
-//    addresses (match_any); per instruction sws_cycles_per_lane x its in-core adds (sum over
-//    the reduced groups of lanes - 1: the serial chains run group after group).
+//    addresses (match_any); per instruction sws_cycles_per_lane x the steps of its serial
+//    sums: the largest reduced group's lanes - 1 (the groups' loops run side by side, one
+//    SHFL per step for all of them; prims.csv: 4 groups of 8 lanes cost less than 1 of 32).
 //  - sw-b: sw_overhead at param 0 (the eligibility check and the first butterfly; the value
-//    calibrated on one-parameter calls), and again at every further parameter whose warp is
-//    reduced (its own 5-step butterfly): a 3DGS call of 9 reduced parameters pays 9x.
+//    calibrated on one-parameter calls), and swb_cycles_per_param (0: sw_overhead) at every
+//    further parameter whose warp is reduced (its own 5-step butterfly, interleaved with the
+//    others: prims.csv NP = 1/4/9).
+//  - sw-s steps: param 0's at sws_cycles_per_lane, each further param's at
+//    sws_cycles_per_lane_param (0: the same): a call's NP values move in one loop.
 //  - sw-t (the transposed reduce-scatter): a reduced call pays its exchange steps at param 0,
 //    swt_shuffles(nparams) x (sw_overhead / 5), one butterfly step's cost; one parameter is
 //    the butterfly's 5 steps, so sw-t and sw-b cost the same there. A call that is not
 //    reduced pays sw_overhead, as sw-b's.
+//  - adaptive: the call's choice (adaptive_choice, the CUDA code's rule) priced as the method
+//    it becomes: Tree as sw-b's reduced call, Groups as sw-s's (X = 2), PerLane sw_overhead
+//    once (the uniform check).
 #pragma once
 #include <cstdint>
 
@@ -24,6 +31,8 @@ struct SwCostSetup {
   uint32_t sw_overhead = 0;
   uint32_t sws_per_key = 0;
   uint32_t sws_per_lane = 0;
+  uint32_t sws_per_lane_param = 0;  // 0 = sws_per_lane
+  uint32_t swb_per_param = 0;       // 0 = sw_overhead
   uint32_t threshold = 2;
 };
 
@@ -37,7 +46,13 @@ uint32_t swt_shuffles(uint32_t nparams);
 // least `threshold` (and 2) of them; sw-t also needs nparams <= 32 (its K slots).
 bool tree_eligible(Mode mode, const trace::Instr& in, uint32_t threshold);
 
-// The issue cycles charged before `in` leaves (0 for baseline and arc-hw).
-Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in);
+// Adaptive (sw/include/arc/reduce.cuh, rule v3 in arc/adaptive_rule.h), per call from what the
+// warp sees: n active lanes, all on one address or not, nparams, the vector width. The trace
+// does not record whether a subset of the warp called: every call is taken as convergent.
+enum class AdaptiveChoice : uint8_t { Tree, Groups, PerLane };
+AdaptiveChoice adaptive_choice(const trace::Instr& in, uint32_t vec);
+
+// The issue cycles charged before `in` leaves (0 for baseline and arc-hw); vec = its vector width.
+Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in, uint32_t vec = 1);
 
 }  // namespace arc::sim

@@ -228,9 +228,9 @@ TEST(SimBookkeeping, AMultiParamCallPaysItsFixedSwCostOnce) {
   const uint64_t calls = 4 * 4 * 5;
   s.mode = Mode::SwB;
   EXPECT_EQ(run_isolated(s, t).stats.sw_overhead_cycles, 40 * calls);
-  // + 7 x 4 keys per call, + 1 per in-core add per parameter: 4 groups of 8 lanes = 4 x 7 adds
+  // + 7 x 4 keys per call, + 1 per step per parameter: 4 groups of 8 lanes side by side = 7 steps
   s.mode = Mode::SwS;
-  EXPECT_EQ(run_isolated(s, t).stats.sw_overhead_cycles, (40 + 7 * 4) * calls + 4 * 7 * 9 * calls);
+  EXPECT_EQ(run_isolated(s, t).stats.sw_overhead_cycles, (40 + 7 * 4) * calls + 7 * 9 * calls);
 }
 
 TEST(SimBookkeeping, ATimingOnlyTraceTimesLikeTheFullOne) {

@@ -158,8 +158,8 @@ TEST(SimCoalesce, RequestsPerGranuleRoundsAndFlits) {
   append_requests(p, ops, 32, 0, CoalesceSetup{});
   EXPECT_EQ(p.size(), 32u);
   for (const Request& r : p) EXPECT_EQ(r.bytes, 32u);
-  EXPECT_EQ(round_bytes(1, line), 32u);
-  EXPECT_EQ(round_bytes(8, line), 60u);
+  EXPECT_EQ(round_bytes(1, 1, 1, line), 32u);
+  EXPECT_EQ(round_bytes(8, 1, 8, line), 60u);
 }
 
 TEST(SimCoalesce, OneSmLineRequestsAreFasterAndEveryLaneIsConserved) {
