@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "arc/reduce.cuh"
@@ -33,11 +34,23 @@ namespace {
 constexpr int kThreads = 1024;  // one block = 32 warps
 constexpr int kIters = 32;      // atomics per thread per launch (unrolled)
 
-enum Op : int { kRed = 0, kAtom = 1, kAtomicAdd = 2 };
-const char* op_name(int op) { return op == kRed ? "red" : op == kAtom ? "atom" : "atomicAdd"; }
+// kRedV2 / kRedV4: one vector RED per lane (atomicAdd on float2 / float4, sm_90) of 2 / 4
+// consecutive floats at the lane's slot (the slot must be 8 / 16 B aligned: lane_stride and
+// reg_stride multiples of the width); lane_ops counts lane updates, words = lane_ops x width.
+enum Op : int { kRed = 0, kAtom = 1, kAtomicAdd = 2, kRedV2 = 3, kRedV4 = 4 };
+const char* op_name(int op) {
+  return op == kRed ? "red" : op == kAtom ? "atom" : op == kAtomicAdd ? "atomicAdd" : op == kRedV2 ? "red.v2" : "red.v4";
+}
+int op_width(int op) { return op == kRedV2 ? 2 : op == kRedV4 ? 4 : 1; }
 
 __device__ __forceinline__ void red_add(float* p, float v) {
   asm volatile("red.global.add.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
+}
+// Vector atomics as the workloads' -v2/-v4 methods issue them (arc/reduce.cuh's emit):
+// atomicAdd on float2 / float4 with the result unused (REDG.E.ADD.F32x2/x4 in the SASS).
+__device__ __forceinline__ void red_add_v2(float* p, float v) { atomicAdd(reinterpret_cast<float2*>(p), make_float2(v, v)); }
+__device__ __forceinline__ void red_add_v4(float* p, float v) {
+  atomicAdd(reinterpret_cast<float4*>(p), make_float4(v, v, v, v));
 }
 __device__ __forceinline__ float atom_add(float* p, float v) {
   float old;
@@ -66,6 +79,8 @@ __global__ void __launch_bounds__(kThreads) tp_kernel(float* buf, Pattern pt, fl
     for (int i = 0; i < kIters; ++i) {
       if constexpr (OP == kRed) red_add(p, v);
       else if constexpr (OP == kAtom) acc += atom_add(p, v);
+      else if constexpr (OP == kRedV2) red_add_v2(p, v);
+      else if constexpr (OP == kRedV4) red_add_v4(p, v);
       else atomicAdd(p, v);
     }
   }
@@ -115,7 +130,7 @@ __global__ void lat_kernel(float* buf, int mode, int n, int k, int lane_stride, 
 // kind 0: __match_any_sync chain; 1: __shfl_down_sync chain; 2..: arc::reduce<M, 1> per call
 // (warp-private addresses; `groups` lanes-per-primitive pattern). Each warp runs n steps and
 // its lane 0 adds its clock64 cycles to out[0] (cycles) and its count to out[1].
-template <int KIND>
+template <int KIND, int NP = 1>
 __global__ void prim_kernel(float* grad, int n, int groups, int threshold, unsigned zero,
                             unsigned long long* out, float* sink) {
   const int lane = threadIdx.x & 31;
@@ -137,8 +152,10 @@ __global__ void prim_kernel(float* grad, int n, int groups, int threshold, unsig
                                             : arc::Method::Adaptive;
       // primitive of this lane: one of 32/groups per warp, rotating over 4 line-sized slots
       const int prim = static_cast<int>(gw * 128 + (i & 3) * 32 + lane / groups);
-      const float val[1] = {f};
-      arc::reduce<M, 1>(true, prim, grad, 1, val, threshold, rec);
+      float val[NP];
+#pragma unroll
+      for (int q = 0; q < NP; ++q) val[q] = f + q;
+      arc::reduce<M, NP>(true, prim, grad, NP, val, threshold, rec);
       f += 1.0f;
     }
   }
@@ -227,6 +244,8 @@ int main(int argc, char** argv) {
     CK(cudaFuncSetAttribute(tp_kernel<kRed>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     CK(cudaFuncSetAttribute(tp_kernel<kAtom>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     CK(cudaFuncSetAttribute(tp_kernel<kAtomicAdd>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+    CK(cudaFuncSetAttribute(tp_kernel<kRedV2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+    CK(cudaFuncSetAttribute(tp_kernel<kRedV4>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
   }
   FILE* ft = open_csv(dir, "throughput.csv",
                       "sweep,op,k,lane_stride,regions,reg_stride,active,reps,sms,blocks_per_sm,warps,ms_med,ms_min,"
@@ -237,13 +256,15 @@ int main(int argc, char** argv) {
     const int smem = bps == 1 ? 150 * 1024 : 80 * 1024;
     const long warps = long(blocks) * (kThreads / 32);
     if (pt.regions <= 0 || pt.regions > warps) pt.regions = static_cast<int>(warps);
-    const long need = long(pt.regions) * pt.reg_stride + 32L * pt.lane_stride;
+    const long need = long(pt.regions) * pt.reg_stride + 32L * pt.lane_stride + op_width(op);
     if (need > long(buf_floats)) { std::fprintf(stderr, "pattern too large\n"); std::exit(1); }
     double med, mn, mx;
     time_median(
         [&] {
           if (op == kRed) tp_kernel<kRed><<<blocks, kThreads, smem>>>(buf, pt, sink);
           else if (op == kAtom) tp_kernel<kAtom><<<blocks, kThreads, smem>>>(buf, pt, sink);
+          else if (op == kRedV2) tp_kernel<kRedV2><<<blocks, kThreads, smem>>>(buf, pt, sink);
+          else if (op == kRedV4) tp_kernel<kRedV4><<<blocks, kThreads, smem>>>(buf, pt, sink);
           else tp_kernel<kAtomicAdd><<<blocks, kThreads, smem>>>(buf, pt, sink);
         },
         2, 7, med, mn, mx);
@@ -282,6 +303,19 @@ int main(int argc, char** argv) {
       tp("spread_coalesced", op, {32, 1, r, 32, 32}, nsm, 2);
     }
 
+  // 6. vector REDs (issue 17): the same patterns with 2 / 4 floats per lane. Slots 16 B apart
+  //    (k = 8: one 128 B line per warp for v4; k = 32: four lines), one line each, one slot per
+  //    warp, the chip on one slot, one SM.
+  for (int op : {kRedV2, kRedV4}) {
+    const int w = op_width(op);
+    for (int k : {1, 8, 32}) tp("vec_k_per_warp", op, {k, 4, 0, 32 * 32, 32}, nsm, 2);
+    tp("vec_k_per_warp", op, {32, 32, 0, 32 * 32, 32}, nsm, 2);
+    tp("vec_hotspot", op, {1, w, 1, 0, 32}, nsm, 2);
+    tp("vec_sms_distinct", op, {32, 32, 0, 32 * 32, 32}, 1, 1);
+    tp("vec_sms_coalesced", op, {32, 4, 0, 32 * 4, 32}, 1, 1);
+  }
+  for (int k : {1, 8, 32}) tp("vec_k_per_warp", kRed, {k, 4, 0, 32 * 32, 32}, nsm, 2);  // scalar at 16 B spacing
+
   // ---- latency ----
   FILE* fl = open_csv(dir, "latency.csv", "test,k,lane_stride,active,n,cycles,cycles_per_op");
   auto lat = [&](const char* test, int mode, int k, int ls, int active) {
@@ -301,13 +335,25 @@ int main(int argc, char** argv) {
 
   // ---- primitives and ARC-SW sequences ----
   FILE* fp = open_csv(dir, "prims.csv", "kind,groups,threshold,mode,warps,n,cycles_per_step_per_warp,"
-                      "ms_med,clock_mhz,issue_cycles_per_step_per_subcore");
-  auto prim = [&](const char* kind_name, int kind, int groups, int thr) {
+                      "ms_med,clock_mhz,issue_cycles_per_step_per_subcore,np");
+  // np: parameters per reduce call (issue 17: the SW cost of a call that writes NP values).
+  auto prim = [&](const char* kind_name, int kind, int groups, int thr, int np = 1) {
     for (int mode = 0; mode < 2; ++mode) {  // 0: one warp (latency); 1: 64 warps on every SM
       const int blocks = mode == 0 ? 1 : nsm * 2;
       const int threads = mode == 0 ? 32 : kThreads;
       const int n = 256;
       auto launch = [&] {
+        if (np == 4 || np == 9) {
+          auto go = [&](auto k, auto p) {
+            prim_kernel<decltype(k)::value, decltype(p)::value><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink);
+          };
+          using I4 = std::integral_constant<int, 4>;
+          using I9 = std::integral_constant<int, 9>;
+          if (kind == 2) np == 4 ? go(std::integral_constant<int, 2>{}, I4{}) : go(std::integral_constant<int, 2>{}, I9{});
+          else if (kind == 3) np == 4 ? go(std::integral_constant<int, 3>{}, I4{}) : go(std::integral_constant<int, 3>{}, I9{});
+          else np == 4 ? go(std::integral_constant<int, 4>{}, I4{}) : go(std::integral_constant<int, 4>{}, I9{});
+          return;
+        }
         switch (kind) {
           case 0: prim_kernel<0><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
           case 1: prim_kernel<1><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
@@ -330,8 +376,8 @@ int main(int argc, char** argv) {
       const double wall = med * 1e-3 * mhz0 * 1e6;
       const double steps_per_sm = warps * n / (mode == 0 ? 1 : nsm);
       const double issue = wall * (mode == 0 ? 1 : 4) / steps_per_sm;
-      std::fprintf(fp, "%s,%d,%d,%s,%.0f,%d,%.2f,%.5f,%.1f,%.3f\n", kind_name, groups, thr,
-                   mode == 0 ? "one_warp" : "full_chip", warps, n, per_warp, med, mhz0, issue);
+      std::fprintf(fp, "%s,%d,%d,%s,%.0f,%d,%.2f,%.5f,%.1f,%.3f,%d\n", kind_name, groups, thr,
+                   mode == 0 ? "one_warp" : "full_chip", warps, n, per_warp, med, mhz0, issue, np);
     }
   };
   prim("match_any", 0, 1, 0);
@@ -345,6 +391,15 @@ int main(int argc, char** argv) {
   prim("reduce_swb", 4, 32, 1);
   prim("reduce_swb", 4, 1, 1);   // not uniform: eligibility check, then per-lane atomics
   prim("reduce_sws", 3, 32, 33); // threshold above the warp: match + ballot, no sum
+  // Calls of NP = 4 and 9 values (tex, 3DGS): the cost per step of a serial sum and of a
+  // butterfly when NP independent values move together.
+  for (int np : {4, 9}) {
+    for (int g : {2, 8, 32}) {
+      prim("reduce_baseline", 2, g, 1, np);
+      prim("reduce_sws", 3, g, 1, np);
+    }
+    prim("reduce_swb", 4, 32, 1, np);
+  }
 
   measure_clock("end");
   std::fclose(fc);
