@@ -10,6 +10,9 @@ Writes into OUT (default results/h100/validation): validation.{csv,json,md} (mea
 predicted speedup over Baseline per workload x method, error, MAPE), arc_hw.{csv,md} (ARC-HW
 predictions per GPU config next to the paper's), predicted_vs_measured.png (scatter, y = x).
 
+Then runs scripts/validate_full.py (issue 17: the full-size table in results/h100/validation/full
+and results/h100/validation/summary.json).
+
 Usage: python3 scripts/validate.py [--raw DIR] [--out DIR] [--no-plot]
 (/usr/bin/python3 has matplotlib; the tables need only the standard library.)
 """
@@ -294,7 +297,10 @@ def main():
     if not a.no_plot:
         plot(os.path.join(a.out, "predicted_vs_measured.png"), rows, rgp[0] if rgp else None)
     print("\n".join(md))
-    return 0
+    # Issue 17: the full-size validation (results/h100/validation/full) and summary.json.
+    sys.path.insert(0, here)
+    import validate_full
+    return validate_full.main(["--no-plot"] if a.no_plot else [])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Issue 17 on the GPU machine: the data behind scripts/validate.py's full-size validation.
+# One script, run in parts (each part one device call of <= 10 min):
+#   micro  sw/microbench (scalar and vector RED patterns, warp collectives): OUT/microbench/
+#   bench  the benchmark's timings of every validated method on gs-il, pulsar and tex
+#          (OUT/bench/bench.json: the measured side; median of 20)
+#   small  bench, then pulsar and tex (1920x1080) captured and simulated in every validated
+#          mode: OUT/sim/
+#   traces pulsar and tex captured only (with KEEP_TRACES=1 they come back)
+#   sim    (any machine) the traces TRACE_DIR/W.arctrace for W in $WORKLOADS (default pulsar tex)
+#          simulated again by this checkout's model: OUT/sim/ (BENCH_JSON names the timings)
+#   gs     gs-il (1920x1080, 500,000 Gaussians) captured in Baseline (timing-only) and simulated
+#          in every validated mode, 2 cores per mode: OUT/sim/ (needs OUT/bench/bench.json from
+#          `small` for the best thresholds: BENCH_JSON=path, as the device starts bare)
+# Prediction = one trace per workload, replayed in each method's mode at the threshold the GPU
+# found best (`--vector 4` for the -v4 rows); nothing is fitted to a method's timing. The trace
+# is the compute floor's (CAPTURE_METHOD, default floor: Baseline's calls recorded, no atomic
+# issued), so its compute gaps (arc::DevTrace: from the end of one reduce call to the start of
+# the next) carry no atomic traffic; CAPTURE_METHOD=baseline records them under Baseline's
+# own atomics. The traces stay on the device machine unless KEEP_TRACES=1.
+#
+# Usage: [KEEP_TRACES=1] scripts/gpu-validate.sh OUT_DIR "PART..." [ARC_BENCH] [ARCSIM] [ARC_MICROBENCH]
+#   PART: micro, small, gs (several in one call: "micro small"); defaults
+#   .devcarry/{arc_bench,arcsim,arc_microbench}, arcsim's shared libraries in .devcarry/lib.
+#   What comes back (the device returns at most 8 files): OUT_DIR/PART.log and
+#   OUT_DIR/PART.tar.gz (microbench/, bench/, sim/ of that part); KEEP_TRACES=1 adds the
+#   timing-only traces as OUT_DIR/traces-W.arctrace.part-* (15 MB pieces, `cat` joins them).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?OUT_DIR}
+parts=${2:?part: micro, small or gs}
+bench=${3:-$root/.devcarry/arc_bench}
+sim=${4:-$root/.devcarry/arcsim}
+micro=${5:-$root/.devcarry/arc_microbench}
+[ -d "$root/.devcarry/lib" ] && export LD_LIBRARY_PATH=$root/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+mkdir -p "$out"
+top=$(cd "$out" && pwd)
+cfg=$root/cosim/configs/h100.toml
+TIMEFORMAT='wall %R s'
+smi() { nvidia-smi --query-gpu="$1" --format=csv,noheader 2>/dev/null | head -1; }
+
+# The validated methods (issue 17): arc_bench method -> model mode and vector width.
+methods=baseline,floor,baseline-noatomic,sws,swb,cub,adaptive,baseline-v4,sws-v4,swb-v4,adaptive-v4
+
+# Best threshold per workload and method from OUT/bench/bench.json (fastest median; default $3).
+best_x() {
+  python3 - "${BENCH_JSON:-$top/data-small/bench/bench.json}" "$1" "$2" "$3" <<'PY'
+import json, sys
+path, w, m, default = sys.argv[1:]
+try:
+    rows = [r for r in json.load(open(path))["rows"] if r["workload"] == w and r["method"] == m and r.get("check_ok", True)]
+    print(min(rows, key=lambda r: r["grad_ms"])["threshold"] if rows else "")
+except Exception:
+    print(default)
+PY
+}
+
+# One workload's simulations, in parallel (2 cores each): baseline and adaptive, scalar and
+# 4-wide, and each measured method at its best X. A method the benchmark did not run (pulsar has no SW-B) is
+# skipped.
+simulate() {
+  local w=$1 trace=$2
+  local jobs=$work/jobs-$w.txt
+  : > "$jobs"
+  printf '%s\n' "baseline 0 1" "baseline 0 4" "adaptive 0 1" "adaptive 0 4" >> "$jobs"
+  for pair in "sw-s sws 1" "sw-b swb 1" "sw-s sws-v4 4" "sw-b swb-v4 4"; do
+    set -- $pair
+    local x
+    x=$(best_x "$w" "$2" "")
+    [ -n "$x" ] && echo "$1 $x $3" >> "$jobs"
+  done
+  echo "## simulate $w: $(wc -l < "$jobs") runs ($(tr '\n' ';' < "$jobs"))"
+  local par=$(( $(nproc) / 2 ))
+  # shellcheck disable=SC2016
+  xargs -P "$par" -L 1 bash -c '
+    mode=$0 x=$1 v=$2
+    tag=$mode; [ "$x" != 0 ] && tag=$tag-x$x; [ "$v" != 1 ] && tag=$tag-v$v
+    th=$x; [ "$x" = 0 ] && th=2
+    start=$(date +%s)
+    timeout -k 5 '"${SIM_TIMEOUT:-420}"' "'"$sim"'" sim --config "'"$cfg"'" --trace "'"$trace"'" --mode "$mode" \
+      --threshold "$th" --vector "$v" --json --host-cost > "'"$out/sim/$w"'.$tag.json" 2> "'"$work/$w"'.$tag.err"
+    rc=$?
+    echo "sim '"$w"' $tag: exit $rc, wall $(( $(date +%s) - start )) s $(tail -c 300 "'"$work/$w"'.$tag.err" | tr "\n\r" "  " | tail -c 160)"
+  ' < "$jobs"
+}
+
+capture() {  # workload prims -> timing-only Baseline trace at 1920x1080
+  local w=$1 prims=$2
+  echo "## capture $w 1920x1080 (prims ${prims:-the default}), ${CAPTURE_METHOD:-floor}, timing-only"
+  # shellcheck disable=SC2086
+  time timeout -k 5 240 "$bench" --trace "$work/$w.arctrace" --trace-workload "$w" --trace-method "${CAPTURE_METHOD:-floor}" \
+    --trace-size 1920x1080 ${prims:+--trace-prims $prims} --trace-timing-only
+  timeout -k 5 120 "$sim" trace info "$work/$w.arctrace" | grep -E "^(trace|kernel|instructions|lane updates|warps|size|launch|gap)"
+}
+
+keep() {  # workload: the trace back in 15 MB pieces
+  [ "${KEEP_TRACES:-0}" = 1 ] && split -b 15M -d "$work/$1.arctrace" "$top/traces-$1.arctrace.part-"
+}
+
+for part in $parts; do
+out=$top/data-$part
+mkdir -p "$out/sim"
+work=$(mktemp -d /tmp/arcsim-val.XXXXXX)
+log=$top/$part.log
+{
+  echo "# $(date -u +%FT%TZ) part $part: $(smi name), driver $(smi driver_version), SM max $(smi clocks.max.sm), $(nproc) cores"
+  case $part in
+    micro)
+      mkdir -p "$out/microbench"
+      time timeout -k 5 300 "$micro" "$out/microbench"
+      ;;
+    traces)
+      capture pulsar 300000
+      capture tex ""
+      keep pulsar
+      keep tex
+      ;;
+    bench|small)
+      mkdir -p "$out/bench"
+      echo "## benchmark: gs-il, pulsar, tex at 1920x1080, $methods, median of 20"
+      time timeout -k 5 240 "$bench" --no-check --reps 20 --workloads gs-il,pulsar,tex --methods "$methods" \
+        --thresholds 1,2,4,8,12,16 --out "$out/bench" --meta "gpu_name=$(smi name)" --meta "driver=$(smi driver_version)" \
+        --meta "binary=arc_bench built on the CPU machine (nvcc 13.0, sm_90), scripts/gpu-validate.sh" > "$out/bench/bench.log" 2>&1
+      echo "bench exit $?"; tail -5 "$out/bench/bench.log"
+      if [ "$part" = small ]; then
+        capture pulsar 300000
+        capture tex ""
+        keep pulsar
+        keep tex
+        simulate pulsar "$work/pulsar.arctrace" &
+        simulate tex "$work/tex.arctrace" &
+        wait
+      fi
+      ;;
+    sim)
+      for w in ${WORKLOADS:-pulsar tex}; do simulate "$w" "${TRACE_DIR:?TRACE_DIR}/$w.arctrace"; done
+      ;;
+    gs)
+      capture gs-il 500000
+      simulate gs-il "$work/gs-il.arctrace"
+      ;;
+    *) echo "unknown part $part"; exit 2 ;;
+  esac
+  ls -l "$work"
+  echo "# done $(date -u +%FT%TZ)"
+} > "$log" 2>&1
+cat "$log"
+rm -rf "$work"
+tar czf "$top/$part.tar.gz" -C "$out" . && rm -rf "$out"
+done
