@@ -9,6 +9,9 @@
 #   traces pulsar and tex captured only (with KEEP_TRACES=1 they come back)
 #   sim    (any machine) the traces TRACE_DIR/W.arctrace for W in $WORKLOADS (default pulsar tex)
 #          simulated again by this checkout's model: OUT/sim/ (BENCH_JSON names the timings)
+#   bundle gs-il at a reduced size (BUNDLE_SIZE, default 480x270, BUNDLE_PRIMS Gaussians, default
+#          31250: 1080p's density), benchmarked (median of 20), captured (floor, timing-only) and
+#          simulated: the small real capture bundled in tests/data (KEEP_TRACES=1 brings it back)
 #   gs     gs-il (1920x1080, 500,000 Gaussians) captured in Baseline (timing-only) and simulated
 #          in every validated mode, 2 cores per mode: OUT/sim/ (needs OUT/bench/bench.json from
 #          `small` for the best thresholds: BENCH_JSON=path, as the device starts bare)
@@ -28,7 +31,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?OUT_DIR}
-parts=${2:?part: micro, small or gs}
+parts=${2:?part: micro, bench, small, traces, sim, bundle or gs}
 bench=${3:-$root/.devcarry/arc_bench}
 sim=${4:-$root/.devcarry/arcsim}
 micro=${5:-$root/.devcarry/arc_microbench}
@@ -85,12 +88,12 @@ simulate() {
   ' < "$jobs"
 }
 
-capture() {  # workload prims -> timing-only Baseline trace at 1920x1080
-  local w=$1 prims=$2
-  echo "## capture $w 1920x1080 (prims ${prims:-the default}), ${CAPTURE_METHOD:-floor}, timing-only"
+capture() {  # workload prims [size] -> timing-only Baseline trace (default 1920x1080)
+  local w=$1 prims=$2 size=${3:-1920x1080}
+  echo "## capture $w $size (prims ${prims:-the default}), ${CAPTURE_METHOD:-floor}, timing-only"
   # shellcheck disable=SC2086
   time timeout -k 5 240 "$bench" --trace "$work/$w.arctrace" --trace-workload "$w" --trace-method "${CAPTURE_METHOD:-floor}" \
-    --trace-size 1920x1080 ${prims:+--trace-prims $prims} --trace-timing-only
+    --trace-size "$size" ${prims:+--trace-prims $prims} --trace-timing-only
   timeout -k 5 120 "$sim" trace info "$work/$w.arctrace" | grep -E "^(trace|kernel|instructions|lane updates|warps|size|launch|gap)"
 }
 
@@ -135,6 +138,18 @@ log=$top/$part.log
       ;;
     sim)
       for w in ${WORKLOADS:-pulsar tex}; do simulate "$w" "${TRACE_DIR:?TRACE_DIR}/$w.arctrace"; done
+      ;;
+    bundle)
+      mkdir -p "$out/bench"
+      bs=${BUNDLE_SIZE:-480x270} bp=${BUNDLE_PRIMS:-31250}
+      echo "## benchmark: gs-il at $bs, $bp Gaussians, median of 20"
+      time timeout -k 5 240 "$bench" --no-check --reps 20 --workloads gs-il --size "$bs" --gaussians "$bp" \
+        --methods baseline,floor,sws,swb,adaptive --thresholds 1,2,4,8,16 --out "$out/bench" \
+        --meta "gpu_name=$(smi name)" --meta "driver=$(smi driver_version)" > "$out/bench/bench.log" 2>&1
+      echo "bench exit $?"; tail -5 "$out/bench/bench.log"
+      capture gs-il "$bp" "$bs"
+      keep gs-il
+      BENCH_JSON=$out/bench/bench.json simulate gs-il "$work/gs-il.arctrace"
       ;;
     gs)
       capture gs-il 500000
