@@ -127,7 +127,8 @@ __global__ void lat_kernel(float* buf, int mode, int n, int k, int lane_stride, 
 }
 
 // ---- warp primitives and ARC-SW sequences -------------------------------------------------
-// kind 0: __match_any_sync chain; 1: __shfl_down_sync chain; 2..: arc::reduce<M, 1> per call
+// kind 0: __match_any_sync chain; 1: __shfl_down_sync chain; 2..6: arc::reduce<M, NP> per call
+// (2 Baseline, 3 SwS, 4 SwB, 5 Adaptive, 6 Cub)
 // (warp-private addresses; `groups` lanes-per-primitive pattern). Each warp runs n steps and
 // its lane 0 adds its clock64 cycles to out[0] (cycles) and its count to out[1].
 template <int KIND, int NP = 1>
@@ -149,6 +150,7 @@ __global__ void prim_kernel(float* grad, int n, int groups, int threshold, unsig
       constexpr arc::Method M = KIND == 2 ? arc::Method::Baseline
                                 : KIND == 3 ? arc::Method::SwS
                                 : KIND == 4 ? arc::Method::SwB
+                                : KIND == 6 ? arc::Method::Cub
                                             : arc::Method::Adaptive;
       // primitive of this lane: one of 32/groups per warp, rotating over 4 line-sized slots
       const int prim = static_cast<int>(gw * 128 + (i & 3) * 32 + lane / groups);
@@ -315,6 +317,17 @@ int main(int argc, char** argv) {
     tp("vec_sms_coalesced", op, {32, 4, 0, 32 * 4, 32}, 1, 1);
   }
   for (int k : {1, 8, 32}) tp("vec_k_per_warp", kRed, {k, 4, 0, 32 * 32, 32}, nsm, 2);  // scalar at 16 B spacing
+  // 7. active lanes on fewer SMs (issue 17): is the 1-lane rate (~0.2 warp REDs per cycle per SM
+  //    with every SM busy) a limit of each SM or of the shared L2 side? Distinct lines, one block
+  //    (32 warps) per SM: the 150 KB of shared memory of a 1-block launch keeps it at one.
+  for (int sm : {2, 16, 66})
+    for (int a : {1, 2, 4, 8, 32}) tp("sms_active_distinct", kRed, {32, 32, 0, 32 * 32, a}, sm, 1);
+  // 8. the same with each warp's region 4 KB + 128 B apart instead of 4 KB: with few active
+  //    lanes every warp's lane 0 sits on a 4 KB-aligned line above; does that alignment (slice
+  //    hash aliasing) or the instruction count set the 1-lane rate?
+  for (int a : {1, 2, 4, 8, 32}) tp("active_offset", kRed, {32, 32, 0, 32 * 33, a}, nsm, 2);
+  for (int sm : {2, 16, 66})
+    for (int a : {1, 32}) tp("sms_active_offset", kRed, {32, 32, 0, 32 * 33, a}, sm, 1);
 
   // ---- latency ----
   FILE* fl = open_csv(dir, "latency.csv", "test,k,lane_stride,active,n,cycles,cycles_per_op");
@@ -351,6 +364,7 @@ int main(int argc, char** argv) {
           using I9 = std::integral_constant<int, 9>;
           if (kind == 2) np == 4 ? go(std::integral_constant<int, 2>{}, I4{}) : go(std::integral_constant<int, 2>{}, I9{});
           else if (kind == 3) np == 4 ? go(std::integral_constant<int, 3>{}, I4{}) : go(std::integral_constant<int, 3>{}, I9{});
+          else if (kind == 6) np == 4 ? go(std::integral_constant<int, 6>{}, I4{}) : go(std::integral_constant<int, 6>{}, I9{});
           else np == 4 ? go(std::integral_constant<int, 4>{}, I4{}) : go(std::integral_constant<int, 4>{}, I9{});
           return;
         }
@@ -360,6 +374,7 @@ int main(int argc, char** argv) {
           case 2: prim_kernel<2><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
           case 3: prim_kernel<3><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
           case 4: prim_kernel<4><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
+          case 6: prim_kernel<6><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
           default: prim_kernel<5><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
         }
       };
@@ -390,6 +405,9 @@ int main(int argc, char** argv) {
   }
   prim("reduce_swb", 4, 32, 1);
   prim("reduce_swb", 4, 1, 1);   // not uniform: eligibility check, then per-lane atomics
+  // Issue 17: cub::WarpReduce under SW-B's eligibility (arc_bench runs it at threshold 0: n >= 2).
+  prim("reduce_cub", 6, 32, 1);
+  prim("reduce_cub", 6, 1, 1);
   prim("reduce_sws", 3, 32, 33); // threshold above the warp: match + ballot, no sum
   // Calls of NP = 4 and 9 values (tex, 3DGS): the cost per step of a serial sum and of a
   // butterfly when NP independent values move together.
@@ -399,6 +417,7 @@ int main(int argc, char** argv) {
       prim("reduce_sws", 3, g, 1, np);
     }
     prim("reduce_swb", 4, 32, 1, np);
+    prim("reduce_cub", 6, 32, 1, np);
   }
 
   measure_clock("end");
