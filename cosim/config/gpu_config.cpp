@@ -97,6 +97,10 @@ const std::vector<ParamSpec>& model_params() {
       {"lsu_busy_slack", Kind::Int, "requests", "32",
        "the LSU raises busy when fewer entries than this are free (<= lsu_queue_depth)", 0, 65536, {},
        &K::lsu_busy_slack},
+      {"lsu_cycles_per_instruction", Kind::Int, "cycles", "0",
+       "minimum cycles between two warp-level atomics (packets) one SM's LSU admits, whatever their lanes "
+       "(0 = no limit beyond one packet per sub-core port per cycle)",
+       0, 1024, {}, &K::lsu_cycles_per_instruction},
       {"sws_cycles_per_key", Kind::Int, "cycles", "0",
        "SW-S issue cycles per distinct address of a warp atomic (__match_any_sync)", 0, 100000, {},
        &K::sws_cycles_per_key},

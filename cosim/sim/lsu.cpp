@@ -47,12 +47,17 @@ void Lsu::step() {
   }
   // 2. Admit at most one whole packet per port, round-robin from the port after the one
   //    served last (the start is fixed for the whole pass; rr_ moves only for the next cycle).
+  //    Paced (cycles_per_instruction): a new packet starts at most once per that many cycles,
+  //    SM-wide; the rest of a packet that did not fit continues regardless.
+  const bool paced = setup_.cycles_per_instruction != 0;
   const uint32_t n = setup_.ports;
   const uint32_t start = rr_;
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t p = (start + k) % n;
     Link<Packet>& port = *ports[p];
     if (!port.ready(now)) continue;
+    const bool starts = taken_[p] == 0;
+    if (paced && starts && now < next_admit_) continue;
     const size_t room = setup_.depth - queue_.size();
     if (room == 0) {
       ++stats_.lsu_full_rejects;
@@ -63,6 +68,7 @@ void Lsu::step() {
     const size_t take = std::min(room, pk.size() - taken_[p]);
     for (size_t i = taken_[p]; i < taken_[p] + take; ++i) queue_.push_back(std::move(pk[i]));
     taken_[p] += take;
+    if (paced && starts) next_admit_ = now + setup_.cycles_per_instruction;
     if (taken_[p] == pk.size()) {
       give_back(port.pop(now));  // its storage serves a later packet
       taken_[p] = 0;
@@ -88,6 +94,7 @@ void Lsu::step() {
     if (r != kNever) {
       // a waiting packet that did not fit retries when the queue drains (forwarding wakes us)
       if (r > now) next = std::min(next, r);
+      else if (paced && now < next_admit_) next = std::min(next, next_admit_);
       else if (queue_.empty()) next = std::min(next, now + 1);
     }
   }

@@ -30,6 +30,7 @@ struct LsuSetup {
   uint32_t depth = 32;
   uint32_t issue_per_cycle = 1;
   uint32_t busy_slack = 32;
+  uint32_t cycles_per_instruction = 0;  // min cycles between two admitted packets, SM-wide (0 = none)
 };
 
 class Lsu : public sc_core::sc_module {
@@ -59,6 +60,7 @@ class Lsu : public sc_core::sc_module {
   std::vector<size_t> taken_;  // per port: requests of its front packet already queued
   std::vector<uint64_t> grants_;
   Cycle occ_since_ = 0;  // occupancy integral is closed up to here
+  Cycle next_admit_ = 0;  // lsu_cycles_per_instruction: the first cycle a new packet may start
 };
 
 }  // namespace arc::sim
