@@ -2,7 +2,8 @@
 """Every scalar RED throughput pattern of the H100 microbenchmark, model vs GPU (issue 17).
 
 One synthetic trace per row of throughput.csv (`arcsim trace gen`, shaped like the kernel:
-132 SMs x 4 sub-cores x 16 warps, back-to-back atomics, as scripts/calibrate_sim.py), replayed
+132 SMs x 4 sub-cores x 16 warps, back-to-back atomics, as scripts/calibrate_sim.py, each warp's
+lanes on the same words in every instruction as the kernel's threads: --fixed-addresses), replayed
 by `arcsim sim --mode baseline`; the model's lane atomics per cycle set against the measured:
 
   k_per_warp       k = 1..32 addresses per warp, in one 128 B line (lane_stride 1: --sharing line)
@@ -11,8 +12,12 @@ by `arcsim sim --mode baseline`; the model's lane atomics per cycle set against 
   active_distinct  1..32 active lanes, each its own word
   hotspot          the whole chip on one word (k = 1) or one line (k = 32)
   sms_*            1..132 SMs of 32 warps, distinct words / one word per warp / one line per warp
+  sms_active_distinct  1..32 active lanes on 2, 16 and 66 SMs of 32 warps, distinct lines
+  active_offset, sms_active_offset  the same with warp regions 4 KB + 128 B apart (not 4 KB):
+                   replayed alike (the generator's distinct words are random)
+  (the sweeps of issue 17's later run come from results/h100/validation/full/microbench-active)
 
-  python3 scripts/micro_sweep.py --arcsim build/arcsim [--raw results/h100/microbench]
+  python3 scripts/micro_sweep.py --arcsim build/arcsim [--raw DIR...]
         [--args "--gpu h100"] [--json OUT.json] [--md OUT.md] [--plot OUT.png] [--jobs N]
   python3 scripts/micro_sweep.py --arcsim build/arcsim --check OUT.json [--cases hotspot]
         (re-runs those sweeps; exit 1 unless the model gives the committed numbers)
@@ -31,7 +36,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from calibrate_sim import SHAPE, merge, provenance, rows  # noqa: E402
 
-SWEEPS = ["k_per_warp", "active_same", "active_distinct", "hotspot", "sms_distinct", "sms_same", "sms_coalesced"]
+SWEEPS = ["k_per_warp", "active_same", "active_distinct", "hotspot", "sms_distinct", "sms_same", "sms_coalesced",
+          "sms_active_distinct", "active_offset", "sms_active_offset"]
 BIG = ["--buffer-words", "16777216"]
 
 
@@ -42,10 +48,16 @@ def case_of(r):
         where = "one line" if stride == 1 else "own lines"
         share = ["--sharing", "line", "--k", str(k)] if stride == 1 else ["--sharing", "k", "--k", str(k)]
         return f"k_per_warp k={k} {where}", ["-n", "67584"] + BIG + share
-    if sw in ("active_same", "active_distinct"):
+    if sw in ("active_same", "active_distinct", "active_offset"):
+        # active_offset (regions 4 KB + 128 B apart) replays as active_distinct: the generator's
+        # distinct lanes draw random words, aligned to nothing
         share = "same" if sw == "active_same" else "distinct"
         return f"{sw} active={active}", ["-n", "67584"] + BIG + ["--sharing", share, "--activity", "first",
                                                                   "--active", str(active)]
+    if sw in ("sms_active_distinct", "sms_active_offset"):  # one block of 32 warps per SM
+        return f"{sw} sms={sms} active={active}", ["-n", str(4096 * sms), "--sms", str(sms), "--warps-per-subcore",
+                                                   "8"] + BIG + ["--sharing", "distinct", "--activity", "first",
+                                                                 "--active", str(active)]
     if sw == "hotspot":
         share = ["--buffer-words", "1", "--sharing", "same"] if k == 1 else \
             ["--buffer-words", "32", "--sharing", "line", "--k", "32"]
@@ -55,19 +67,26 @@ def case_of(r):
     return f"{sw} sms={sms}", ["-n", str(2048 * max(sms, 2)), "--sms", str(sms), "--warps-per-subcore", "8"] + BIG + share
 
 
-def cases(raw, only=None):
-    out = []
-    for r in rows(raw, "throughput.csv"):
-        if r["op"] != "red" or r["sweep"] not in SWEEPS or (only and r["sweep"] not in only):
-            continue
-        name, flags = case_of(r)
-        out.append({"case": name, "sweep": r["sweep"], "flags": flags, "measured": float(r["lane_ops_per_clk"])})
-    return out
+def cases(raws, only=None):
+    """Scalar RED rows of each raw directory's throughput.csv; a later directory adds only the
+    sweeps the earlier ones lack (a newer run's repeat of an old sweep is not counted twice)."""
+    out, seen = [], set()
+    for raw in raws:
+        got = [r for r in rows(raw, "throughput.csv") if r["sweep"] not in seen]
+        seen |= {r["sweep"] for r in got}
+        out += [r for r in got if r["op"] == "red" and r["sweep"] in SWEEPS and not (only and r["sweep"] not in only)]
+    return [case(r) for r in out]
+
+
+def case(r):
+    name, flags = case_of(r)
+    return {"case": name, "sweep": r["sweep"], "flags": flags, "measured": float(r["lane_ops_per_clk"])}
 
 
 def predict(arcsim, work, c, args):
     path = os.path.join(work, c["case"].replace(" ", "_").replace("=", "") + ".arctrace")
-    subprocess.run([arcsim, "trace", "gen", "-o", path] + merge(SHAPE, c["flags"]), check=True)
+    # --fixed-addresses: as the kernel, each warp's lanes add to the same words every time
+    subprocess.run([arcsim, "trace", "gen", "-o", path, "--fixed-addresses"] + merge(SHAPE, c["flags"]), check=True)
     out = subprocess.run([arcsim, "sim", "--trace", path, "--mode", "baseline", "--json"] + args,
                          check=True, capture_output=True, text=True).stdout
     run = json.loads(out)["runs"][0]
@@ -97,7 +116,7 @@ def write_md(path, doc):
     s = doc["summary"]
     md = ["# Microbenchmark patterns, model vs H100 (generated by scripts/micro_sweep.py)", "",
           f'Generated on {doc["generated"]["date"]} from commit {doc["generated"]["commit"]} '
-          f'(`{doc["generated"]["arcsim"]}`, `arcsim sim {doc["args"]}`; data `{doc["raw"]}`). '
+          f'(`{doc["generated"]["arcsim"]}`, `arcsim sim {doc["args"]}`; data `{", ".join(doc["raw"])}`). '
           "Lane atomics per cycle, chip-wide; every scalar RED row of throughput.csv.", "",
           f'MAPE {100 * s["mape"]:.1f}% over {s["rows"]} rows, worst {100 * s["worst"]:.1f}%, '
           f'{s["within_15pct"]} of {s["rows"]} within 15%.', "",
@@ -113,7 +132,7 @@ def plot(path, cs):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(5.5, 5))
-    for sw, mk in zip(SWEEPS, "os^vD<>"):
+    for sw, mk in zip(SWEEPS, "os^vD<>p"):
         sel = [c for c in cs if c["sweep"] == sw]
         ax.scatter([c["measured"] for c in sel], [c["predicted"] for c in sel], marker=mk, label=sw, s=18)
     lo = min(c["measured"] for c in cs + [{"measured": 1}]) * 0.5
@@ -134,7 +153,10 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arcsim", required=True)
-    ap.add_argument("--raw", default=os.path.join(root, "results", "h100", "microbench"))
+    ap.add_argument("--raw", nargs="+", default=[os.path.join(root, "results", "h100", "microbench"),
+                                                 os.path.join(root, "results", "h100", "validation", "full",
+                                                              "microbench-active")],
+                    help="microbenchmark directories (throughput.csv); a later one adds only sweeps the earlier lack")
     ap.add_argument("--args", default="--gpu h100", help="arguments for arcsim sim (the model's configuration)")
     ap.add_argument("--json")
     ap.add_argument("--md")
@@ -143,9 +165,10 @@ def main():
     ap.add_argument("--check", help="a committed JSON: re-run --cases and compare")
     ap.add_argument("--cases", default="hotspot", help="--check: comma-separated sweeps to re-run")
     a = ap.parse_args()
-    if not os.path.exists(os.path.join(a.raw, "throughput.csv")):
-        print(f"micro_sweep.py: error: {a.raw}/throughput.csv not found", file=sys.stderr)
-        return 2
+    for raw in a.raw:
+        if not os.path.exists(os.path.join(raw, "throughput.csv")):
+            print(f"micro_sweep.py: error: {raw}/throughput.csv not found", file=sys.stderr)
+            return 2
     if a.check:
         with open(a.check) as f:
             doc = json.load(f)
@@ -163,7 +186,7 @@ def main():
         print(f'micro sweep table vs re-run: {"agree" if ok else "DIFFER"}')
         return 0 if ok else 1
     cs = evaluate(a)
-    doc = {"generated": provenance(a.arcsim), "args": a.args, "raw": os.path.relpath(a.raw, root),
+    doc = {"generated": provenance(a.arcsim), "args": a.args, "raw": [os.path.relpath(r, root) for r in a.raw],
            "summary": summary(cs), "cases": [{k: c[k] for k in ("case", "sweep", "measured", "predicted", "error")}
                                              for c in cs]}
     s = doc["summary"]

@@ -251,6 +251,9 @@ void setup(CLI::App& app) {
   gen->add_flag("--timing-only", c.timing_only,
                 "write the timing-only form: no lane values, partial sums or final buffer (smaller; 'arcsim sim' "
                 "times it, 'arcsim verify' refuses it)");
+  gen->add_flag("--fixed-addresses", c.fixed_addresses,
+                "each warp draws its lanes' addresses once and reuses them in every instruction (as the "
+                "microbenchmark kernels do); default: drawn afresh per instruction");
   gen->add_flag("-q,--quiet", go->quiet, "print nothing");
   gen->callback([go] { run_gen(*go); });
 }

@@ -1,5 +1,6 @@
 #include "tracegen.h"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -267,6 +268,7 @@ trace::Header make_header(const GenConfig& c) {
                 {"warps_per_subcore", std::to_string(c.warps_per_subcore)},
                 {"final_buffer", "replay of the method's atomics in trace order, FTZ=1 (ROP)"}};
   if (c.activity == Activity::First) h.metadata.emplace_back("active", std::to_string(c.active));
+  if (c.fixed_addresses) h.metadata.emplace_back("fixed_addresses", "1");
   return h;
 }
 
@@ -301,6 +303,8 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
   std::vector<uint32_t> mem(c.buffer_words, 0);
   GenResult res;
   trace::Instr in;
+  // fixed_addresses: each warp's 32 lane addresses, drawn (all lanes active) at its first instruction
+  std::vector<std::array<uint32_t, trace::kLanes>> fixed(c.fixed_addresses ? next_seq.size() : 0);
   for (uint64_t i = 0; i < c.instructions; ++i) {
     const uint32_t wid = r.below(next_seq.size());
     in.sm = wid / warps_per_sm;
@@ -315,7 +319,18 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
     in.addr.fill(0);
     in.value.fill(0);
     in.partial_sum.fill(0);
-    draw_addresses(r, c, in);
+    if (!c.fixed_addresses) {
+      draw_addresses(r, c, in);
+    } else {
+      if (in.seq == 0) {
+        const uint32_t mask = in.active_mask;
+        in.active_mask = 0xFFFFFFFFu;
+        draw_addresses(r, c, in);
+        in.active_mask = mask;
+        fixed[wid] = in.addr;
+      }
+      for (int l = 0; l < trace::kLanes; ++l) in.addr[l] = (in.active_mask >> l & 1) ? fixed[wid][l] : 0;
+    }
     for (int l = 0; l < trace::kLanes; ++l)
       if (in.active_mask >> l & 1) in.value[l] = draw_value(r, c);
     // Address groups in order of their leader. SW-S reduces a group of >= threshold (and > 1)

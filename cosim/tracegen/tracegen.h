@@ -58,6 +58,9 @@ struct GenConfig {
   // Write the timing-only form (header flag; no lane values, partial sums or final buffer):
   // the same instructions, addresses and gaps, for `arcsim sim` only.
   bool timing_only = false;
+  // Each warp draws its lanes' addresses once and reuses them in every instruction (the
+  // microbenchmark kernels' pattern: a thread adds to one fixed word); default: fresh each time.
+  bool fixed_addresses = false;
 };
 
 trace::Header make_header(const GenConfig& cfg);

@@ -3,6 +3,8 @@
 // correctly, the writer refuses invalid instructions, and trace stats count right.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <array>
 #include <random>
 
 #include "error.h"
@@ -135,6 +137,41 @@ TEST(TraceFormat, GeneratorSameSeedSameBytes) {
   EXPECT_EQ(ba, read_bytes(b));
   EXPECT_NE(ba, read_bytes(d));
   EXPECT_EQ(read_trace(a).header.scene_seed, 42u);
+}
+
+// --fixed-addresses: a warp's lane l adds to the same word in every instruction it is active in
+// (the microbenchmark kernels' pattern); without it the words are drawn afresh.
+TEST(TraceFormat, GeneratorFixedAddressesPerWarp) {
+  for (bool fixed : {false, true}) {
+    tracegen::GenConfig c;
+    c.instructions = 4000;
+    c.sms = 2;
+    c.warps_per_subcore = 2;
+    c.sharing = tracegen::Sharing::Distinct;  // Bernoulli lanes: a lane may first appear late
+    c.fixed_addresses = fixed;
+    const std::string path = tmp_path(fixed ? "fixed" : "fresh");
+    tracegen::generate(c, path);
+    const trace::Trace t = read_trace(path);
+    std::map<std::pair<uint32_t, uint32_t>, std::array<int64_t, 32>> first;
+    size_t same = 0, differ = 0;
+    for (const auto& in : t.instrs) {
+      auto [it, added] = first.try_emplace({in.sm, in.warp});
+      if (added) it->second.fill(-1);
+      for (int l = 0; l < 32; ++l) {
+        if (!(in.active_mask >> l & 1)) continue;
+        int64_t& a = it->second[l];
+        if (a < 0) a = in.addr[l];
+        else (a == in.addr[l] ? same : differ)++;
+      }
+    }
+    EXPECT_EQ(first.size(), 16u);
+    if (fixed) {
+      EXPECT_EQ(differ, 0u);
+      EXPECT_GT(same, 50000u);
+    } else {
+      EXPECT_GT(differ, 50000u);
+    }
+  }
 }
 
 // The generator plays the GPU: partial sums are serial add_ref sums in the header's FTZ
