@@ -67,14 +67,17 @@ simulate() {
   local jobs=$work/jobs-$w.txt
   : > "$jobs"
   printf '%s\n' "baseline 0 1" "baseline 0 4" "adaptive 0 1" "adaptive 0 4" >> "$jobs"
+  # CUB: SW-B's branch at n >= 2 (arc_bench runs it at threshold 0), where the benchmark ran it
+  [ -n "$(best_x "$w" cub "")" ] && echo "sw-b 2 1" >> "$jobs"
   for pair in "sw-s sws 1" "sw-b swb 1" "sw-s sws-v4 4" "sw-b swb-v4 4"; do
     set -- $pair
     local x
     x=$(best_x "$w" "$2" "")
     [ -n "$x" ] && echo "$1 $x $3" >> "$jobs"
   done
+  sort -u -o "$jobs" "$jobs"
   echo "## simulate $w: $(wc -l < "$jobs") runs ($(tr '\n' ';' < "$jobs"))"
-  local par=$(( $(nproc) / 2 ))
+  local par=${SIM_PAR:-$(( $(nproc) / 2 ))}
   # shellcheck disable=SC2016
   xargs -P "$par" -L 1 bash -c '
     mode=$0 x=$1 v=$2

@@ -26,11 +26,15 @@ import os
 import sys
 
 WORKLOADS = ["gs-il", "pulsar", "tex"]
-# (row label, bench method, sim mode, vector width, uses a threshold)
+# (row label, bench method, sim mode, vector width, threshold: True = the GPU's best X, an int =
+# the model's fixed X for a method the benchmark runs without one). CUB is SW-B's branch of
+# arc::reduce with cub::WarpReduce for the butterfly: the same eligibility (arc_bench runs it at
+# threshold 0, i.e. n >= 2) and, measured, the same cost (microbench-cub/prims.csv: reduce_cub
+# 55.2 / 124.4 / 262.2 issue cycles per call at NP = 1 / 4 / 9, reduce_swb 53.9 / 123.4 / 262.4).
 METHODS = [
     ("SW-S best X", "sws", "sw-s", 1, True),
     ("SW-B best X", "swb", "sw-b", 1, True),
-    ("CUB", "cub", None, 1, False),
+    ("CUB", "cub", "sw-b", 1, 2),
     ("Adaptive", "adaptive", "adaptive", 1, False),
     ("Baseline-v4", "baseline-v4", "baseline", 4, False),
     ("SW-B-v4 best X", "swb-v4", "sw-b", 4, True),
@@ -78,23 +82,24 @@ def workload_rows(d):
                      "error": (base_cyc / clock / base_ms - 1) if base_cyc else None, "in_mape": False,
                      "note": "absolute time, not a speedup (not in the MAPE)"})
         for label, bm, mode, vec, thr in METHODS:
-            x = best_x(ms, w, bm) if thr else -1
+            x = best_x(ms, w, bm) if thr is True else -1
             if x is None or (w, bm, x) not in ms:
                 continue  # the benchmark has no such row for this workload (pulsar: no SW-B, no CUB)
             t = ms[(w, bm, x)]
             tag = None
             if mode:
-                tag = mode + (f"-x{x}" if thr else "") + ("-v4" if vec == 4 else "")
+                tag = mode + (f"-x{x}" if thr is True else f"-x{thr}" if thr else "") + ("-v4" if vec == 4 else "")
             cyc = sim_cycles(d, w, tag) if tag else None
             meas = base_ms / t
             pred = base_cyc / cyc if (cyc and base_cyc) else None
             t2 = ms2.get((w, bm, x))
             b2 = ms2.get((w, "baseline", -1))
-            rows.append({"workload": w, "method": label, "x": x if thr else "", "measured_ms": t,
+            rows.append({"workload": w, "method": label, "x": x if thr is True else (f"model {thr}" if thr else ""), "measured_ms": t,
                          "measured_ms_run2": t2, "predicted_ms": cyc / clock if cyc else None, "measured": meas,
                          "measured_run2": (b2 / t2) if (t2 and b2) else None, "predicted": pred,
                          "error": (pred / meas - 1) if pred else None, "in_mape": pred is not None,
-                         "note": "" if pred else ("no model of CUB's WarpReduce" if bm == "cub" else "not simulated")})
+                         "note": ("as SW-B at n >= 2 (same branch, same measured cost)" if bm == "cub" else "")
+                         if pred else "not simulated"})
     return rows
 
 
@@ -171,7 +176,7 @@ def main(argv=None):
     md += ["", f'Workload speedups: MAPE {f2(100 * summary["workload_mape"] if werr else None, ".1f")}% over '
            f'{len(werr)} rows, worst {f2(100 * summary["workload_worst"] if werr else None, ".1f")}% '
            f'(target: MAPE <= 10%, no row worse than 20%); {summary["workload_rows_not_modelled"]} measured rows '
-           f'have no model (CUB).',
+           f'have no prediction.',
            f'Microbenchmark patterns ({len(merr)} scalar RED rows, `results/h100/calibration/microbench_sweep.md`): MAPE '
            f'{f2(100 * summary["micro_mape"] if merr else None, ".1f")}%, worst '
            f'{f2(100 * summary["micro_worst"] if merr else None, ".1f")}%, {sum(abs(e) <= 0.15 for e in merr)} within 15% '
