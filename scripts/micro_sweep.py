@@ -15,7 +15,9 @@ by `arcsim sim --mode baseline`; the model's lane atomics per cycle set against 
   sms_active_distinct  1..32 active lanes on 2, 16 and 66 SMs of 32 warps, distinct lines
   active_offset, sms_active_offset  the same with warp regions 4 KB + 128 B apart (not 4 KB):
                    replayed alike (the generator's distinct words are random)
-  (the sweeps of issue 17's later run come from results/h100/validation/full/microbench-active)
+  lane_major       1..32 active lanes, lane l of warp w on line l x warps + w (a warp's lines far apart)
+  (issue 17's later runs add sweeps 7-8 from results/h100/validation/full/microbench-active and
+  lane_major from .../microbench-lanes)
 
   python3 scripts/micro_sweep.py --arcsim build/arcsim [--raw DIR...]
         [--args "--gpu h100"] [--json OUT.json] [--md OUT.md] [--plot OUT.png] [--jobs N]
@@ -37,7 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from calibrate_sim import SHAPE, merge, provenance, rows  # noqa: E402
 
 SWEEPS = ["k_per_warp", "active_same", "active_distinct", "hotspot", "sms_distinct", "sms_same", "sms_coalesced",
-          "sms_active_distinct", "active_offset", "sms_active_offset"]
+          "sms_active_distinct", "active_offset", "sms_active_offset", "lane_major"]
 BIG = ["--buffer-words", "16777216"]
 
 
@@ -48,9 +50,9 @@ def case_of(r):
         where = "one line" if stride == 1 else "own lines"
         share = ["--sharing", "line", "--k", str(k)] if stride == 1 else ["--sharing", "k", "--k", str(k)]
         return f"k_per_warp k={k} {where}", ["-n", "67584"] + BIG + share
-    if sw in ("active_same", "active_distinct", "active_offset"):
-        # active_offset (regions 4 KB + 128 B apart) replays as active_distinct: the generator's
-        # distinct lanes draw random words, aligned to nothing
+    if sw in ("active_same", "active_distinct", "active_offset", "lane_major"):
+        # active_offset (regions 4 KB + 128 B apart) and lane_major (a warp's lanes ~1 MB apart)
+        # replay as active_distinct: the generator's distinct lanes draw random words
         share = "same" if sw == "active_same" else "distinct"
         return f"{sw} active={active}", ["-n", "67584"] + BIG + ["--sharing", share, "--activity", "first",
                                                                   "--active", str(active)]
@@ -132,7 +134,7 @@ def plot(path, cs):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(5.5, 5))
-    for sw, mk in zip(SWEEPS, "os^vD<>p"):
+    for sw, mk in zip(SWEEPS, "os^vD<>pPXh"):
         sel = [c for c in cs if c["sweep"] == sw]
         ax.scatter([c["measured"] for c in sel], [c["predicted"] for c in sel], marker=mk, label=sw, s=18)
     lo = min(c["measured"] for c in cs + [{"measured": 1}]) * 0.5
@@ -155,7 +157,9 @@ def main():
     ap.add_argument("--arcsim", required=True)
     ap.add_argument("--raw", nargs="+", default=[os.path.join(root, "results", "h100", "microbench"),
                                                  os.path.join(root, "results", "h100", "validation", "full",
-                                                              "microbench-active")],
+                                                              "microbench-active"),
+                                                 os.path.join(root, "results", "h100", "validation", "full",
+                                                              "microbench-lanes")],
                     help="microbenchmark directories (throughput.csv); a later one adds only sweeps the earlier lack")
     ap.add_argument("--args", default="--gpu h100", help="arguments for arcsim sim (the model's configuration)")
     ap.add_argument("--json")

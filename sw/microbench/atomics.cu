@@ -328,6 +328,13 @@ int main(int argc, char** argv) {
   for (int a : {1, 2, 4, 8, 32}) tp("active_offset", kRed, {32, 32, 0, 32 * 33, a}, nsm, 2);
   for (int sm : {2, 16, 66})
     for (int a : {1, 32}) tp("sms_active_offset", kRed, {32, 32, 0, 32 * 33, a}, sm, 1);
+  // 9. lane-major: lane l of warp w on line l * warps + w (a warp's lanes ~1 MB apart) instead of
+  //    a warp's 32 lines side by side (active_distinct): same lines touched, same count per
+  //    instruction. Does a warp's run of adjacent lines cost less at L2 than scattered lines?
+  {
+    const int warps = nsm * 2 * (kThreads / 32);
+    for (int a : {1, 2, 4, 8, 32}) tp("lane_major", kRed, {32, 32 * warps, 0, 32, a}, nsm, 2);
+  }
 
   // ---- latency ----
   FILE* fl = open_csv(dir, "latency.csv", "test,k,lane_stride,active,n,cycles,cycles_per_op");
