@@ -101,6 +101,17 @@ const std::vector<ParamSpec>& model_params() {
        "minimum cycles between two warp-level atomics (packets) one SM's LSU admits, whatever their lanes "
        "(0 = no limit beyond one packet per sub-core port per cycle)",
        0, 1024, {}, &K::lsu_cycles_per_instruction},
+      {"l2_instruction_bytes", Kind::Int, "bytes", "0",
+       "bytes a warp-level atomic (one LSU packet) costs at the crossbar output and the ROP input besides its "
+       "requests, charged on its first request (not on the SM's own link)",
+       0, 4096, {}, &K::l2_instruction_bytes},
+      {"l2_request_header_bytes", Kind::Int, "bytes", "-1",
+       "request_header_bytes at the crossbar output and ROP input (-1 = request_header_bytes; the SM's link "
+       "always uses the GPU key)",
+       -1, 4096, {}, &K::l2_request_header_bytes},
+      {"l2_request_sector_bytes", Kind::Int, "bytes", "-1",
+       "request_sector_bytes at the crossbar output and ROP input (-1 = request_sector_bytes)", -1, 4096, {},
+       &K::l2_request_sector_bytes},
       {"sws_cycles_per_key", Kind::Int, "cycles", "0",
        "SW-S issue cycles per distinct address of a warp atomic (__match_any_sync)", 0, 100000, {},
        &K::sws_cycles_per_key},

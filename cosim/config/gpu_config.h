@@ -33,6 +33,9 @@ struct ModelKnobs {
   std::int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
   std::int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this
   std::int64_t lsu_cycles_per_instruction = 0;  // min cycles between two warp instructions an SM's LSU admits (0 = none)
+  std::int64_t l2_instruction_bytes = 0;     // L2 side: bytes a warp instruction (LSU packet) adds on its first request
+  std::int64_t l2_request_header_bytes = -1;  // L2 side: request_header_bytes there (-1 = the GPU key's)
+  std::int64_t l2_request_sector_bytes = -1;  // L2 side: request_sector_bytes there (-1 = the GPU key's)
   std::int64_t sws_cycles_per_key = 0;       // SW-S issue cycles per distinct address (match_any)
   std::int64_t sws_cycles_per_lane = 0;      // SW-S issue cycles per lane of its largest reduced group
   std::int64_t sws_cycles_per_lane_param = 0;  // the same step for each further parameter of a call (0 = sws_cycles_per_lane)

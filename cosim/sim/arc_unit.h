@@ -22,7 +22,9 @@ namespace arc::sim {
 struct ArcUnitSetup {
   uint32_t sm = 0;
   golden::SchedConfig sched;
-  uint32_t request_bytes = 32;  // what one transaction's request costs on the links (coalesce.h)
+  uint32_t request_bytes = 32;       // what one transaction's request costs at the crossbar output and ROP (coalesce.h),
+                                     // its packet's l2_instruction_bytes included
+  uint32_t link_request_bytes = 32;  // the same on the SM's link
 };
 
 class ArcUnit : public sc_core::sc_module {
@@ -44,6 +46,7 @@ class ArcUnit : public sc_core::sc_module {
     }
     Request r{LaneOp{t.addr, t.value, static_cast<uint32_t>(__builtin_popcount(t.lane_mask))}, setup_.sm};
     r.bytes = setup_.request_bytes;
+    r.link_bytes = setup_.link_request_bytes;
     Packet p = take_packet();  // recycled storage: no allocation per transaction
     p.push_back(std::move(r));
     return p;

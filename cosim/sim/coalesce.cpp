@@ -9,14 +9,27 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
                      uint32_t vec) {
   assert(n <= OpBlock::kCap);  // one warp instruction's ops (32 lanes x up to 4 floats): the arrays below
   out.reserve(out.size() + n);
-  const uint32_t single = setup.granule_words == 0 ? setup.flit_bytes : round_bytes(1, 1, 1, setup);
+  const size_t first = out.size();
+  // The instruction's own cost at the L2 side rides on its first request.
+  struct ChargeInstruction {
+    Packet& out;
+    size_t first;
+    uint32_t bytes;
+    ~ChargeInstruction() {
+      if (out.size() > first) out[first].bytes += bytes;
+    }
+  } charge{out, first, setup.instruction_bytes};
+  const bool off = setup.granule_words == 0;
+  const uint32_t single = off ? setup.flit_bytes : l2_round_bytes(1, 1, 1, setup);
+  const uint32_t single_link = off ? setup.flit_bytes : round_bytes(1, 1, 1, setup);
   auto singles = [&] {
     for (size_t i = 0; i < n; ++i) {
       out.emplace_back(ops[i], sm);
       out.back().bytes = single;
+      out.back().link_bytes = single_link;
     }
   };
-  if (setup.granule_words == 0 || n == 1) {
+  if (off || n == 1) {
     singles();
     return;
   }
@@ -31,7 +44,8 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
     r.sm = sm;
     r.count = static_cast<uint32_t>(n);
     r.many = std::move(shared);
-    r.bytes = static_cast<uint32_t>(n) * round_bytes(1, 1, 1, setup);
+    r.bytes = static_cast<uint32_t>(n) * single;
+    r.link_bytes = static_cast<uint32_t>(n) * single_link;
     out.push_back(std::move(r));
     return;
   }
@@ -62,7 +76,7 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
   }
   shared->size = nv;
   uint32_t words[OpBlock::kCap], per_word[OpBlock::kCap];
-  const bool by_sector = setup.sector_bytes != 0 || setup.multi_lane_bytes != 0;
+  const bool by_sector = setup.sector_bytes != 0 || setup.l2_sector() != 0 || setup.multi_lane_bytes != 0;
   for (size_t i = 0; i < nv;) {
     size_t j = i;
     uint32_t nwords = 0, rounds = 0;
@@ -84,12 +98,14 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
     if (r.count == 1) {
       r.one = v[i];
       r.bytes = single;
+      r.link_bytes = single_link;
     } else {
       r.many = shared;
       r.one_word = nwords == 1;
       // Round t updates the words with more than t ops: summed over the rounds, a header
       // each and word_bytes per op; by sector, each round also its sectors and lanes.
-      r.bytes = rounds * setup.header_bytes + setup.word_bytes * r.count;
+      r.link_bytes = rounds * setup.header_bytes + setup.word_bytes * r.count;
+      r.bytes = rounds * setup.l2_header() + setup.word_bytes * r.count;
       if (by_sector) {
         for (uint32_t t = 0; t < rounds; ++t) {
           uint64_t sectors[2] = {0, 0};  // the granule's 32-byte sectors this round touches (<= 128: 4 KB)
@@ -101,7 +117,9 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
               sectors[sec >> 6] |= uint64_t{1} << (sec & 63);
             }
           const auto s = static_cast<uint32_t>(__builtin_popcountll(sectors[0]) + __builtin_popcountll(sectors[1]));
-          r.bytes += setup.sector_bytes * s + ((w + vec - 1) / vec > 1 ? setup.multi_lane_bytes : 0);
+          const uint32_t multi = (w + vec - 1) / vec > 1 ? setup.multi_lane_bytes : 0;
+          r.link_bytes += setup.sector_bytes * s + multi;
+          r.bytes += setup.l2_sector() * s + multi;
         }
       }
     }

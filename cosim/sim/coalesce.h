@@ -9,8 +9,11 @@
 //    flit_bytes per flit. The H100's numbers (0 + 0 w + 32 s + 16 if l > 1, 32-byte flits):
 //    a one-lane round (scalar or vector) is one flit, a 32-word line round 4.5 flits, an
 //    8-lane round spread over a line's 4 sectors 4.5 too (docs/calibration.md).
-// Request::bytes is what the SM's crossbar link, the crossbar's output port and the ROP
-// unit's input each spend on the request (they move flit_bytes x their flits per cycle).
+// Request::link_bytes is what the SM's crossbar link spends on the request, Request::bytes what
+// the crossbar's output port and the ROP unit's input spend (each moves flit_bytes x its flits
+// per cycle). The two differ when the L2 side has its own header / sector cost
+// (l2_header_bytes, l2_sector_bytes) and a cost per warp instruction (instruction_bytes, on the
+// packet's first request): model knobs l2_request_*_bytes and l2_instruction_bytes.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -26,12 +29,23 @@ struct CoalesceSetup {
   uint32_t word_bytes = 4;     // request_word_bytes
   uint32_t sector_bytes = 0;   // request_sector_bytes
   uint32_t multi_lane_bytes = 0;  // request_multi_lane_bytes
+  static constexpr uint32_t kAsLink = 0xFFFFFFFFu;
+  uint32_t l2_header_bytes = kAsLink;  // the L2 side's header / sector bytes (kAsLink: as the link's)
+  uint32_t l2_sector_bytes = kAsLink;
+  uint32_t instruction_bytes = 0;      // L2 side: once per warp instruction (packet)
+
+  uint32_t l2_header() const { return l2_header_bytes == kAsLink ? header_bytes : l2_header_bytes; }
+  uint32_t l2_sector() const { return l2_sector_bytes == kAsLink ? sector_bytes : l2_sector_bytes; }
 };
 
 // Bytes of one round that updates `words` distinct words on `sectors` 32-byte sectors for
-// `lanes` lanes.
+// `lanes` lanes, on the SM's link.
 inline uint32_t round_bytes(uint32_t words, uint32_t sectors, uint32_t lanes, const CoalesceSetup& s) {
   return s.header_bytes + s.word_bytes * words + s.sector_bytes * sectors + (lanes > 1 ? s.multi_lane_bytes : 0);
+}
+// The same round at the crossbar output and the ROP input.
+inline uint32_t l2_round_bytes(uint32_t words, uint32_t sectors, uint32_t lanes, const CoalesceSetup& s) {
+  return s.l2_header() + s.word_bytes * words + s.l2_sector() * sectors + (lanes > 1 ? s.multi_lane_bytes : 0);
 }
 
 // Appends the requests of ops[0, n) (one warp-level atomic in commit order: per word, ascending

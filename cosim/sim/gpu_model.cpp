@@ -76,11 +76,17 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   ss.coalesce.word_bytes = static_cast<uint32_t>(g.request_word_bytes);
   ss.coalesce.sector_bytes = static_cast<uint32_t>(g.request_sector_bytes);
   ss.coalesce.multi_lane_bytes = static_cast<uint32_t>(g.request_multi_lane_bytes);
+  const ModelKnobs& kn = spec.knobs;
+  if (kn.l2_request_header_bytes >= 0) ss.coalesce.l2_header_bytes = static_cast<uint32_t>(kn.l2_request_header_bytes);
+  if (kn.l2_request_sector_bytes >= 0) ss.coalesce.l2_sector_bytes = static_cast<uint32_t>(kn.l2_request_sector_bytes);
+  ss.coalesce.instruction_bytes = static_cast<uint32_t>(kn.l2_instruction_bytes);
   ArcUnitSetup as;
   as.sched.mode = spec.sched;
   as.sched.threshold = spec.threshold;
   as.sched.adder_ftz = fp::FtzMode::Flush;  // the RTL top is built with FTZ=1 (red.add.f32)
-  as.request_bytes = g.coalesce_bytes > 0 ? round_bytes(1, 1, 1, ss.coalesce) : static_cast<uint32_t>(g.flit_bytes);
+  as.link_request_bytes = g.coalesce_bytes > 0 ? round_bytes(1, 1, 1, ss.coalesce) : static_cast<uint32_t>(g.flit_bytes);
+  as.request_bytes = (g.coalesce_bytes > 0 ? l2_round_bytes(1, 1, 1, ss.coalesce) : static_cast<uint32_t>(g.flit_bytes)) +
+                     ss.coalesce.instruction_bytes;
   as.sched.arith = fp::Arith::Native;       // fast level: host FPU sums (the RTL level uses its adder)
 
   for (uint32_t sm = 0; sm < sms; ++sm) {

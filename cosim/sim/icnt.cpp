@@ -63,7 +63,7 @@ void Icnt::step() {
         break;
       }
       const uint64_t s = std::max<uint64_t>(slot, now * F);
-      slot = s + r.bytes;
+      slot = s + r.link_bytes;
       const Cycle last = (slot - 1) / F;  // the cycle its last byte leaves the SM
       // Ejection: at most eject_per_cycle flits per ROP port per cycle, in order.
       const uint64_t es = std::max<uint64_t>(eject_slot_[rop], (now + lat) * E);

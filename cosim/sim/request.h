@@ -52,15 +52,16 @@ class OpsRef {
 // One request to L2: the word updates of one warp-level atomic that fall in one coalescing
 // granule (GPU key coalesce_bytes; 0 = every lane its own request), in commit order (per word,
 // ascending lanes). A request of one op keeps it inline; a coalesced one shares its packet's
-// op array. `bytes` is what it costs on the SM's crossbar link, the crossbar output and the ROP
-// unit's input (each moves flit_bytes per flit; coalesce.h).
+// op array. `link_bytes` is what it costs on the SM's crossbar link, `bytes` at the crossbar
+// output and the ROP unit's input (each moves flit_bytes per flit; coalesce.h).
 struct Request {
   LaneOp one;   // the op when count == 1 and !many
   OpsRef many;  // the packet's ops, [first, first + count)
   uint32_t first = 0, count = 1;
   uint32_t rop = 0;    // destination ROP unit (address hash of its first word, set by the LSU)
   uint32_t sm = 0;
-  uint32_t bytes = 32;
+  uint32_t bytes = 32;       // crossbar output and ROP input
+  uint32_t link_bytes = 32;  // the SM's link to the crossbar
   bool one_word = true;  // every op on one word (the ROP then looks up one word, not count)
 
   Request() = default;

@@ -149,6 +149,47 @@ TEST(SimVector, SectorCostPerRound) {
   EXPECT_EQ(round_bytes(1, 1, 1, h), 32u);
 }
 
+// The L2 side's own costs (issue 17): header and sector bytes of its own and a cost per warp
+// instruction on the first request; the SM's link keeps the GPU keys' costs.
+TEST(SimVector, L2SideCostsAndInstructionBytes) {
+  CoalesceSetup h;
+  h.granule_words = 32;
+  h.flit_bytes = 32;
+  h.header_bytes = 0;
+  h.word_bytes = 0;
+  h.sector_bytes = 32;
+  h.multi_lane_bytes = 16;
+  h.l2_header_bytes = 8;
+  h.l2_sector_bytes = 24;
+  h.instruction_bytes = 20;
+  auto costs = [&](const std::vector<LaneOp>& ops) {
+    Packet p;
+    append_requests(p, ops.data(), ops.size(), 0, h);
+    std::vector<std::pair<uint32_t, uint32_t>> c;  // (link, L2) per request
+    for (const Request& r : p) c.emplace_back(r.link_bytes, r.bytes);
+    return c;
+  };
+  std::vector<LaneOp> line32, scattered, one_lane, uniform;
+  for (uint32_t l = 0; l < 32; ++l) {
+    line32.push_back({64 + l, 0, 1});      // one round: 4 sectors, 32 lanes
+    scattered.push_back({64 * l, 0, 1});   // 32 one-lane requests on 32 lines
+    uniform.push_back({64, 0, 1});         // 32 one-lane rounds of one request
+  }
+  one_lane.push_back({64, 0, 1});
+  using C = std::vector<std::pair<uint32_t, uint32_t>>;
+  EXPECT_EQ(costs(line32), (C{{4 * 32 + 16, 8 + 4 * 24 + 16 + 20}}));
+  EXPECT_EQ(costs(one_lane), (C{{32, 32 + 20}}));
+  EXPECT_EQ(costs(uniform), (C{{32 * 32, 32 * 32 + 20}}));
+  const C sc = costs(scattered);
+  ASSERT_EQ(sc.size(), 32u);
+  EXPECT_EQ(sc[0], std::make_pair(32u, 52u));  // the instruction's cost rides on its first request only
+  for (size_t i = 1; i < sc.size(); ++i) EXPECT_EQ(sc[i], std::make_pair(32u, 32u)) << i;
+  EXPECT_EQ(l2_round_bytes(1, 1, 1, h), 32u);
+  h.l2_header_bytes = h.l2_sector_bytes = CoalesceSetup::kAsLink;  // unset: the link's costs
+  h.instruction_bytes = 0;
+  EXPECT_EQ(costs(line32), (C{{4 * 32 + 16, 4 * 32 + 16}}));
+}
+
 TEST(SimVector, BadWidthOrModeIsRefused) {
   RunSpec s = coalescing_gpu(Mode::Baseline, 3);
   EXPECT_THROW(validate(s), arc::Error);
