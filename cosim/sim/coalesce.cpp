@@ -5,20 +5,14 @@
 
 namespace arc::sim {
 
-void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
-                     uint32_t vec) {
+namespace {
+
+// The requests of one instruction, each priced per round (append_requests adds the
+// instruction's own cost).
+void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
+                           uint32_t vec) {
   assert(n <= OpBlock::kCap);  // one warp instruction's ops (32 lanes x up to 4 floats): the arrays below
   out.reserve(out.size() + n);
-  const size_t first = out.size();
-  // The instruction's own cost at the L2 side rides on its first request.
-  struct ChargeInstruction {
-    Packet& out;
-    size_t first;
-    uint32_t bytes;
-    ~ChargeInstruction() {
-      if (out.size() > first) out[first].bytes += bytes;
-    }
-  } charge{out, first, setup.instruction_bytes};
   const bool off = setup.granule_words == 0;
   const uint32_t single = off ? setup.flit_bytes : l2_round_bytes(1, 1, 1, setup);
   const uint32_t single_link = off ? setup.flit_bytes : round_bytes(1, 1, 1, setup);
@@ -126,6 +120,15 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
     out.push_back(std::move(r));
     i = j;
   }
+}
+
+}  // namespace
+
+void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
+                     uint32_t vec) {
+  const size_t first = out.size();
+  append_round_requests(out, ops, n, sm, setup, vec);
+  if (out.size() > first) out[first].bytes += setup.instruction_bytes;  // on the L2 side, once
 }
 
 }  // namespace arc::sim

@@ -112,9 +112,8 @@ TEST(SimVector, TraceFlagsActAsTheOverride) {
   EXPECT_EQ(a.image, d.image);
 }
 
-// The sector cost of a request round (request_sector_bytes, request_multi_lane_bytes), with
-// the H100's values: 32 bytes per 32-byte sector, 16 more for a round of several lanes.
-TEST(SimVector, SectorCostPerRound) {
+// The H100's link costs: 32 bytes per 32-byte sector, 16 more for a round of several lanes.
+CoalesceSetup h100_link_costs() {
   CoalesceSetup h;
   h.granule_words = 32;
   h.flit_bytes = 32;
@@ -122,6 +121,13 @@ TEST(SimVector, SectorCostPerRound) {
   h.word_bytes = 0;
   h.sector_bytes = 32;
   h.multi_lane_bytes = 16;
+  return h;
+}
+
+// The sector cost of a request round (request_sector_bytes, request_multi_lane_bytes), with
+// the H100's values: 32 bytes per 32-byte sector, 16 more for a round of several lanes.
+TEST(SimVector, SectorCostPerRound) {
+  CoalesceSetup h = h100_link_costs();
   auto bytes = [&](const std::vector<LaneOp>& ops, uint32_t vec) {
     Packet p;
     append_requests(p, ops.data(), ops.size(), 0, h, vec);
@@ -152,13 +158,7 @@ TEST(SimVector, SectorCostPerRound) {
 // The L2 side's own costs (issue 17): header and sector bytes of its own and a cost per warp
 // instruction on the first request; the SM's link keeps the GPU keys' costs.
 TEST(SimVector, L2SideCostsAndInstructionBytes) {
-  CoalesceSetup h;
-  h.granule_words = 32;
-  h.flit_bytes = 32;
-  h.header_bytes = 0;
-  h.word_bytes = 0;
-  h.sector_bytes = 32;
-  h.multi_lane_bytes = 16;
+  CoalesceSetup h = h100_link_costs();
   h.l2_header_bytes = 8;
   h.l2_sector_bytes = 24;
   h.instruction_bytes = 20;

@@ -1,0 +1,130 @@
+// The parameter tables: every GPU key and model knob with its kind, unit, default, range and
+// the field it fills (gpu_config.h); the loader (gpu_config.cpp), `arcsim config show` and the
+// generated README.md here all read them.
+#include <algorithm>
+
+#include "gpu_config.h"
+
+namespace arc::config {
+
+const std::vector<ParamSpec>& gpu_params() {
+  using G = GpuConfig;
+  static const std::vector<ParamSpec> table = {
+      {"name", Kind::String, "-", nullptr, "GPU label printed in reports", 0, 0, {}, &G::name},
+      {"sms", Kind::Int, "SMs", nullptr, "streaming multiprocessors on the die", 1, 4096, {}, &G::sms},
+      {"subcores_per_sm", Kind::Int, "sub-cores", nullptr,
+       "processing blocks (warp scheduler + ARC unit) per SM", 1, 16, {}, &G::subcores_per_sm},
+      {"clock_ghz", Kind::Float, "GHz", nullptr, "core clock", 0.01, 10.0, {}, &G::clock_ghz},
+      {"warps_per_subcore", Kind::Int, "warps", "12", "resident warps per sub-core (max warps/SM / sub-cores)", 1,
+       64, {}, &G::warps_per_subcore},
+      {"l2_mb", Kind::Float, "MB", "0", "L2 cache capacity (reported; 0 = not given)", 0, 4096, {}, &G::l2_mb},
+      {"die_transistors", Kind::Int, "transistors", nullptr, "transistor count of the whole die", 1e6, 1e13, {},
+       &G::die_transistors},
+      {"die_transistors_source", Kind::String, "-", "\"unknown\"", "where die_transistors comes from", 0, 0, {},
+       &G::die_transistors_source},
+      {"lsu_queue_depth", Kind::Int, "requests", "32", "MIO/LSU queue entries per SM", 1, 65536, {},
+       &G::lsu_queue_depth},
+      {"lsu_issue_per_cycle", Kind::Int, "requests/cycle", "1", "requests the LSU forwards to the crossbar per cycle",
+       1, 64, {}, &G::lsu_issue_per_cycle},
+      {"coalesce_bytes", Kind::Int, "bytes", "0",
+       "granule in which the LSU coalesces a warp's word updates into one request (lanes on one word stay "
+       "separate rounds); 0 = one request per lane or reduced sum",
+       0, 4096, {}, &G::coalesce_bytes},
+      {"flit_bytes", Kind::Int, "bytes", "32",
+       "bytes a crossbar flit carries; an SM link, crossbar output or ROP input moves its flits/cycle x this; an "
+       "uncoalesced request is one flit",
+       4, 4096, {}, &G::flit_bytes},
+      {"request_header_bytes", Kind::Int, "bytes", "28",
+       "bytes of a coalesced request round besides its words: a round of w words on s 32-byte sectors carrying "
+       "l lanes costs header + word x w + sector x s (+ multi_lane if l > 1) bytes",
+       0, 4096, {}, &G::request_header_bytes},
+      {"request_word_bytes", Kind::Int, "bytes", "4", "bytes per word a coalesced request round updates", 0, 4096,
+       {}, &G::request_word_bytes},
+      {"request_sector_bytes", Kind::Int, "bytes", "0",
+       "bytes per 32-byte sector a coalesced request round touches", 0, 4096, {}, &G::request_sector_bytes},
+      {"request_multi_lane_bytes", Kind::Int, "bytes", "0",
+       "extra bytes of a coalesced request round that carries more than one lane (a vector lane's words are one lane)",
+       0, 4096, {}, &G::request_multi_lane_bytes},
+      {"icnt_latency", Kind::Int, "cycles", "20", "SM-to-L2 crossbar latency, one way", 0, 100000, {},
+       &G::icnt_latency},
+      {"icnt_flits_per_cycle", Kind::Int, "flits/cycle", "1", "crossbar flits accepted per cycle per SM port", 1, 64,
+       {}, &G::icnt_flits_per_cycle},
+      {"rop_units", Kind::Int, "units", "32", "L2 atomic (ROP) units, address-sliced", 1, 65536, {},
+       &G::rop_units},
+      {"rop_ops_per_cycle", Kind::Int, "ops/cycle", "1", "atomic operations one ROP unit starts per cycle", 1, 64, {},
+       &G::rop_ops_per_cycle},
+      {"rop_latency", Kind::Int, "cycles", "160", "cycles from arrival at a ROP unit to the update in memory", 0,
+       100000, {}, &G::rop_latency},
+      {"addr_hash", Kind::String, "-", "\"ipoly\"", "address-to-ROP-unit slicing", 0, 0,
+       {"linear", "xor", "ipoly"}, &G::addr_hash},
+      {"sw_overhead", Kind::Int, "cycles", "0", "issue cycles ARC-SW adds per warp-level atomic (match, shuffles)", 0,
+       100000, {}, &G::sw_overhead},
+  };
+  return table;
+}
+
+const std::vector<ParamSpec>& model_params() {
+  using K = ModelKnobs;
+  static const std::vector<ParamSpec> table = {
+      {"rop_queue_depth", Kind::Int, "requests", "0",
+       "input buffer of each ROP unit (crossbar credits); 0 = auto: max(64, 2 x (icnt_latency + 1) x "
+       "icnt_eject_per_cycle), enough credits to cover the crossbar round trip",
+       0, 1 << 20, {}, &K::rop_queue_depth},
+      {"rop_window", Kind::Int, "requests", "1",
+       "how deep into its input queue a ROP unit looks for an op it may start (1 = strictly in order; "
+       "an op never passes an older op on its own address)",
+       1, 4096, {}, &K::rop_window},
+      {"icnt_eject_per_cycle", Kind::Int, "flits/cycle", "1",
+       "flits a crossbar output port delivers to its ROP unit per cycle", 1, 64, {}, &K::icnt_eject_per_cycle},
+      {"rop_same_addr_interval", Kind::Int, "cycles", "1", "minimum cycles between two atomics starting on one address",
+       1, 100000, {}, &K::rop_same_addr_interval},
+      {"rop_slice_bytes", Kind::Int, "bytes", "32", "address granule the ROP hash slices on (a power of two)", 4,
+       1 << 16, {}, &K::rop_slice_bytes},
+      {"lsu_busy_slack", Kind::Int, "requests", "32",
+       "the LSU raises busy when fewer entries than this are free (<= lsu_queue_depth)", 0, 65536, {},
+       &K::lsu_busy_slack},
+      {"lsu_cycles_per_instruction", Kind::Int, "cycles", "0",
+       "minimum cycles between two warp-level atomics (packets) one SM's LSU admits, whatever their lanes "
+       "(0 = no limit beyond one packet per sub-core port per cycle)",
+       0, 1024, {}, &K::lsu_cycles_per_instruction},
+      {"l2_instruction_bytes", Kind::Int, "bytes", "0",
+       "bytes a warp-level atomic (one LSU packet) costs at the crossbar output and the ROP input besides its "
+       "requests, charged on its first request (not on the SM's own link)",
+       0, 4096, {}, &K::l2_instruction_bytes},
+      {"l2_request_header_bytes", Kind::Int, "bytes", "-1",
+       "request_header_bytes at the crossbar output and ROP input (-1 = request_header_bytes; the SM's link "
+       "always uses the GPU key)",
+       -1, 4096, {}, &K::l2_request_header_bytes},
+      {"l2_request_sector_bytes", Kind::Int, "bytes", "-1",
+       "request_sector_bytes at the crossbar output and ROP input (-1 = request_sector_bytes)", -1, 4096, {},
+       &K::l2_request_sector_bytes},
+      {"sws_cycles_per_key", Kind::Int, "cycles", "0",
+       "SW-S issue cycles per distinct address of a warp atomic (__match_any_sync)", 0, 100000, {},
+       &K::sws_cycles_per_key},
+      {"sws_cycles_per_lane", Kind::Int, "cycles", "0",
+       "SW-S issue cycles per in-core add: per lane of the largest reduced group beyond its first (one shuffle+add step; the groups' loops run side by side)", 0,
+       100000, {}, &K::sws_cycles_per_lane},
+      {"sws_cycles_per_lane_param", Kind::Int, "cycles", "0",
+       "SW-S issue cycles of that step for each further parameter of a call (its NP values move in one loop; "
+       "0 = sws_cycles_per_lane)",
+       0, 100000, {}, &K::sws_cycles_per_lane_param},
+      {"swb_cycles_per_param", Kind::Int, "cycles", "0",
+       "SW-B (and Adaptive's butterfly) issue cycles per further reduced parameter of a call (0 = sw_overhead)", 0,
+       100000, {}, &K::swb_cycles_per_param},
+  };
+  return table;
+}
+
+const ParamSpec* find_param(std::string_view key) {
+  for (const auto* t : {&gpu_params(), &model_params()})
+    for (const auto& p : *t)
+      if (key == p.key) return &p;
+  return nullptr;
+}
+
+std::int64_t resolved_rop_queue_depth(const GpuConfig& gpu, const ModelKnobs& knobs) {
+  if (knobs.rop_queue_depth > 0) return knobs.rop_queue_depth;
+  return std::max<std::int64_t>(64, 2 * (gpu.icnt_latency + 1) * knobs.icnt_eject_per_cycle);
+}
+
+}  // namespace arc::config
