@@ -109,6 +109,14 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
     out += fmt::format(
         "trace streamed: first pass {:.2f} cpu s; at most {} instructions ({:.1f} MB) read ahead of the model\n",
         in.scan_seconds, ahead, static_cast<double>(ahead_bytes) / 1e6);
+  for (const RunResult& r : runs) {
+    const Stats& s = r.stats;
+    if (s.buffer_lookups)
+      out += fmt::format("{}: SM atomic buffer {} lookups, {} hits, {} misses, {} evictions, {} lines flushed, {} buffer adds "
+                         "(not in core adds), {} partial sums to L2\n",
+                         r.label, s.buffer_lookups, s.buffer_hits, s.buffer_misses, s.buffer_evictions, s.buffer_flushed,
+                         s.lane_adds_in_buffer, s.buffer_words_sent);
+  }
   if (sw && in.sw_overhead == 0)
     out += "note: sw_overhead = 0 in this config: sw-s/sw-b/sw-t are charged only the per-key and per-lane issue cycles "
            "of the knobs sws_cycles_per_key and sws_cycles_per_lane (arcsim config show lists them)\n";
