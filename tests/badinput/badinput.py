@@ -174,6 +174,10 @@ CASES = [
     ("area --out without --sweep", ["area", "--out", "d"], "only --sweep writes files"),
     ("sim --mode listed twice", SIM + ["--mode", "baseline,baseline"], "--mode: 'baseline' is listed twice"),
     ("sim --sched listed twice", SIM + ["--mode", "arc-hw", "--sched", "never,never"], "'never' is listed twice"),
+    # issue 19: the SM-side atomic buffers have no RTL; their knobs are range-checked
+    ("sim lab at --fidelity rtl", SIM + ["--mode", "lab", "--fidelity", "rtl"], "mode lab has no RTL"),
+    ("sim lab, no room left", SIM + ["--mode", "lab", "--set", "smem_bytes_per_sm=131072"],
+     "smem_bytes_per_sm 131072 leaves no L1/shared SRAM"),
     # issue 24: one parameter registry; --set parsed by toml++ like a config file
     ("--set misspelt knob", SIM + ["--set", "rop_windo=2"], "did you mean rop_window?"),
     ("--set hex float (not TOML)", SIM + ["--set", "clock_ghz=0x1p0"], "'0x1p0' is not a TOML value"),
