@@ -38,6 +38,7 @@ def make_fixtures(arcsim, d):
     os.mkdir(os.path.join(d, "dir.trace"))
     cfg = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cosim", "configs",
                             "rtx4090.toml")).read()
+    cfg = cfg.split("\n[model]")[0] + "\n"  # the GPU keys only: the cases below append top-level lines
 
     def cfg_with(name, line, replace=None):
         text = cfg
@@ -53,7 +54,7 @@ def make_fixtures(arcsim, d):
     cfg_with("sms0.toml", "sms = 0", replace="sms")
     cfg_with("knob-top.toml", "rop_window = 8")
     cfg_with("model-typo.toml", "[model]\nrop_windw = 8")
-    cfg_with("coalesce3.toml", "coalesce_bytes = 3")
+    cfg_with("coalesce3.toml", "coalesce_bytes = 3", replace="coalesce_bytes")
     cfg_with("neg-latency.toml", "rop_latency = -5", replace="rop_latency")
     cfg_with("float-sms.toml", 'sms = "many"', replace="sms")
     write("syntax.toml", "sms = [\n", "w")
