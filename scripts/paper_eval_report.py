@@ -74,7 +74,7 @@ def analyse(runs):
             return cyc / r["total_cycles"]
 
         def red(r):
-            return stall / r["atomic_stall_cycles"] if r["atomic_stall_cycles"] else float("inf")
+            return stall / r["atomic_stall_cycles"] if r["atomic_stall_cycles"] else None  # none left: no ratio
 
         d = {"baseline_cycles": cyc, "baseline_stalls": stall, "methods": {}, "threshold": {}, "lab": {}, "rop": {}}
         M = d["methods"]
