@@ -19,17 +19,10 @@
 #include <vector>
 
 #include "arc/reduce.cuh"
-
-#define CK(x)                                                                              \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
+#include "bench_util.cuh"
 
 namespace {
+using namespace arc_mb;  // bench_util.cuh
 
 constexpr int kThreads = 1024;  // one block = 32 warps
 constexpr int kIters = 32;      // atomics per thread per launch (unrolled)
@@ -43,9 +36,6 @@ const char* op_name(int op) {
 }
 int op_width(int op) { return op == kRedV2 ? 2 : op == kRedV4 ? 4 : 1; }
 
-__device__ __forceinline__ void red_add(float* p, float v) {
-  asm volatile("red.global.add.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
-}
 // Vector atomics as the workloads' -v2/-v4 methods issue them (arc/reduce.cuh's emit):
 // atomicAdd on float2 / float4 with the result unused (REDG.E.ADD.F32x2/x4 in the SASS).
 __device__ __forceinline__ void red_add_v2(float* p, float v) { atomicAdd(reinterpret_cast<float2*>(p), make_float2(v, v)); }
@@ -87,12 +77,6 @@ __global__ void __launch_bounds__(kThreads) tp_kernel(float* buf, Pattern pt, fl
   if (OP == kAtom && acc == -1.0f) sink[0] = acc;  // keeps the results live
 }
 
-__global__ void spin_kernel(long long cycles, long long* out) {
-  const long long t0 = clock64();
-  while (clock64() - t0 < cycles) {
-  }
-  if (threadIdx.x == 0 && blockIdx.x == 0) *out = clock64() - t0;
-}
 
 // ---- latency: one warp, a dependent chain of n operations --------------------------------
 // mode 0: ld.global.cg chain (L2 hit); mode 1: atom chain, lanes [0,active) at
@@ -167,42 +151,6 @@ __global__ void prim_kernel(float* grad, int n, int groups, int threshold, unsig
     atomicAdd(&out[1], 1ull);
   }
   if (x == 0xdeadbeefu || f == -1.0f) sink[0] = f + x;
-}
-
-struct Timer {
-  cudaEvent_t a, b;
-  Timer() { CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b)); }
-  ~Timer() { cudaEventDestroy(a); cudaEventDestroy(b); }
-};
-
-template <class F>
-void time_median(F launch, int warm, int reps, double& med, double& mn, double& mx) {
-  Timer t;
-  for (int i = 0; i < warm; ++i) launch();
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
-  std::vector<double> ms;
-  for (int i = 0; i < reps; ++i) {
-    CK(cudaEventRecord(t.a));
-    launch();
-    CK(cudaEventRecord(t.b));
-    CK(cudaEventSynchronize(t.b));
-    CK(cudaGetLastError());
-    float m = 0;
-    CK(cudaEventElapsedTime(&m, t.a, t.b));
-    ms.push_back(m);
-  }
-  std::sort(ms.begin(), ms.end());
-  med = ms[ms.size() / 2];
-  mn = ms.front();
-  mx = ms.back();
-}
-
-FILE* open_csv(const std::string& dir, const char* name, const char* header) {
-  FILE* f = std::fopen((dir + "/" + name).c_str(), "w");
-  if (!f) { std::perror(name); std::exit(1); }
-  std::fprintf(f, "%s\n", header);
-  return f;
 }
 
 }  // namespace

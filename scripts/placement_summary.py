@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Issue 17: the SM sweep's knee across H100 machines.
+
+Reads sw/microbench/placement.cu's CSVs (results/h100/validation/full/placement/run*/) and the
+SM sweep rows of every committed throughput.csv, and prints (markdown) what they show: the
+rate of the SM sweep's own launches (n blocks, one per SM) per machine, the same SMs' rate
+when other SM sets run (first n ids, every s-th id, 8 consecutive ids), and the per-block
+spread inside one launch.
+
+Usage: scripts/placement_summary.py [RESULTS_DIR=results/h100]
+"""
+import csv
+import glob
+import os
+import sys
+from collections import defaultdict
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "results/h100"
+    # 1. The SM sweep in every committed microbenchmark run.
+    sweep = defaultdict(list)
+    for path in sorted(glob.glob(os.path.join(root, "**", "throughput.csv"), recursive=True)):
+        for r in csv.DictReader(open(path)):
+            if r["sweep"] in ("sms_distinct", "sms_coalesced", "sms_same") and r["op"] == "red":
+                sweep[(r["sweep"], int(r["sms"]))].append(float(r["lane_ops_per_clk"]))
+    runs = sorted(glob.glob(os.path.join(root, "validation/full/placement/run*/placement.csv")))
+    for path in runs:
+        for r in csv.DictReader(open(path)):
+            if r["set"] == "launch":
+                sweep[("sms_" + r["pattern"], int(r["n"]))].append(float(r["lane_ops_per_clk"]))
+    print("## SM sweep, lane atomics per cycle: every device run (throughput.csv sms_*, placement.csv launch)\n")
+    print("| pattern | SMs | runs | min | max | max/min |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for (pat, n), v in sorted(sweep.items()):
+        print(f"| {pat} | {n} | {len(v)} | {min(v):.2f} | {max(v):.2f} | {max(v) / min(v):.3f} |")
+    # 2. Per run: sets of SMs.
+    for path in runs:
+        run = os.path.basename(os.path.dirname(path))
+        rows = list(csv.DictReader(open(path)))
+        where = defaultdict(list)
+        for r in csv.DictReader(open(os.path.join(os.path.dirname(path), "where.csv"))):
+            where[int(r["launch_blocks"])].append(int(r["smid"]))
+        print(f"\n## {run}: SM sets (distinct / coalesced / same, lane atomics per cycle per SM)\n")
+        print(f"The SM sweep's 8-block launch ran on SM ids {sorted(where[8])}.\n")
+        print("| set | n | distinct | coalesced | same |")
+        print("| --- | --- | --- | --- | --- |")
+        table = defaultdict(dict)
+        for r in rows:
+            if r["set"] == "pair0":
+                continue
+            table[(r["set"], int(r["param"]), int(r["n"]))][r["pattern"]] = float(r["lane_ops_per_clk"]) / int(r["n"])
+        for (s, p, n), v in table.items():
+            name = f"{s} {p}" if s in ("stride", "stride_odd", "octet") else s
+            print(f"| {name} | {n} | {v.get('distinct', 0):.3f} | {v.get('coalesced', 0):.3f} | {v.get('same', 0):.3f} |")
+        per_sm = os.path.join(os.path.dirname(path), "per_sm.csv")
+        if os.path.exists(per_sm):
+            spans = defaultdict(list)
+            for r in csv.DictReader(open(per_sm)):
+                spans[(r["set"], int(r["param"]), r["pattern"])].append((int(r["block_ns"]), int(r["smid"])))
+            print(f"\n{run}: per-block run time inside one launch (slowest / fastest block; the kernel takes the slowest)\n")
+            print("| set | pattern | blocks | fastest us | slowest us | slowest / fastest | slowest SMs |")
+            print("| --- | --- | --- | --- | --- | --- | --- |")
+            for (s, p, pat), v in spans.items():
+                if s != "launch" or p < 8:
+                    continue
+                v.sort()
+                slow = sorted(sm for ns, sm in v if ns >= 0.97 * v[-1][0])
+                print(f"| launch {p} | {pat} | {len(v)} | {v[0][0] / 1e3:.0f} | {v[-1][0] / 1e3:.0f} | "
+                      f"{v[-1][0] / v[0][0]:.3f} | {' '.join(map(str, slow[:12]))} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+// Issue 17: where the SM sweep's knee comes from. sms_distinct / sms_coalesced (atomics.cu) lose
+// 12-38% per SM between 8 and 33 SMs although no L2 unit is busy. Is a group of SMs (a TPC, a
+// GPC) sharing a path to the crossbar? Here every launch has one 32-warp block on every SM (150
+// KB of shared memory allows one per SM), each block reads its SM id (%smid), and only the
+// blocks on a chosen set of SMs issue REDs; the others leave at once. Sets: the first n SM ids,
+// every s-th id, and the SMs a launch of n blocks lands on (as the SM sweep runs).
+// Writes into argv[1]:
+//   where.csv      launch_blocks,block,smid: where the SM sweep's launches of n blocks run
+//   placement.csv  set,param,n,pattern,ms_med,ms_min,ms_max,clock_mhz,lane_ops,lane_ops_per_clk,
+//                  instr_per_clk,smids (the set, '-'-separated)
+//   per_sm.csv     set,param,pattern,smid,block_ns: each active block's own run time (last launch)
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "bench_util.cuh"
+
+namespace {
+using namespace arc_mb;
+
+constexpr int kThreads = 1024;
+constexpr int kIters = 32;
+
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+  return r;
+}
+
+__global__ void where_kernel(int* out) {
+  if (threadIdx.x == 0) out[blockIdx.x] = static_cast<int>(sm_id());
+}
+
+// Warp w (global) updates region w (reg_stride floats apart); lane l its slot (l % k) x lane_stride.
+struct Pattern {
+  const char* name;
+  int k, lane_stride, reg_stride;
+};
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Each active block records its SM, start and end (%globaltimer, ns) in span[3 x blockIdx]:
+// which SMs of a set run slower than the others.
+__global__ void __launch_bounds__(kThreads) set_kernel(float* buf, Pattern pt, const unsigned char* on, int reps,
+                                                       unsigned long long* span) {
+  const unsigned sm = sm_id();
+  if (!on[sm]) return;
+  __syncthreads();
+  const unsigned long long t0 = global_ns();
+  const int lane = threadIdx.x & 31;
+  const long gw = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  float* p = buf + gw * pt.reg_stride + (lane % pt.k) * pt.lane_stride;
+  for (int r = 0; r < reps; ++r) {
+#pragma unroll
+    for (int i = 0; i < kIters; ++i) red_add(p, 1.0f);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    span[3 * blockIdx.x] = sm;
+    span[3 * blockIdx.x + 1] = t0;
+    span[3 * blockIdx.x + 2] = global_ns();
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string dir = argc > 1 ? argv[1] : ".";
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  const int nsm = prop.multiProcessorCount;
+  std::printf("device %s, %d SMs\n", prop.name, nsm);
+  const int smem = 150 * 1024;  // one block per SM
+  CK(cudaFuncSetAttribute(set_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  CK(cudaFuncSetAttribute(where_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  float* buf = nullptr;
+  int* dwhere = nullptr;
+  unsigned char* don = nullptr;
+  long long* dcyc = nullptr;
+  unsigned long long* dspan = nullptr;
+  CK(cudaMalloc(&dspan, sizeof(unsigned long long) * 3 * 1024));
+  const size_t buf_floats = size_t(nsm) * 32 * 32 * 32 + 64;
+  CK(cudaMalloc(&buf, buf_floats * sizeof(float)));
+  CK(cudaMemset(buf, 0, buf_floats * sizeof(float)));
+  CK(cudaMalloc(&dwhere, 4 * 1024));
+  CK(cudaMalloc(&don, 1024));
+  CK(cudaMalloc(&dcyc, 64));
+  const double mhz = clock_mhz(nsm, dcyc);
+  std::printf("clock %.1f MHz\n", mhz);
+
+  // 1. Where the SM sweep's launches (n blocks, one per SM) run.
+  FILE* fw = open_csv(dir, "where.csv", "launch_blocks,block,smid");
+  std::vector<std::vector<int>> launched;
+  const int sweep[] = {1, 2, 4, 8, 16, 33, 66, 99, 132};
+  for (int n : sweep) {
+    if (n > nsm) continue;
+    where_kernel<<<n, kThreads, smem>>>(dwhere);
+    CK(cudaGetLastError());
+    std::vector<int> w(static_cast<size_t>(n));
+    CK(cudaMemcpy(w.data(), dwhere, sizeof(int) * n, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < n; ++b) std::fprintf(fw, "%d,%d,%d\n", n, b, w[b]);
+    launched.push_back(w);
+  }
+  std::fclose(fw);
+
+  // 2. Throughput of REDs from a set of SMs, three patterns (atomics.cu's sms_* sweep).
+  const Pattern pats[] = {{"distinct", 32, 32, 32 * 32}, {"coalesced", 32, 1, 32}, {"same", 1, 1, 32 * 32}};
+  FILE* fp = open_csv(dir, "placement.csv",
+                      "set,param,n,pattern,ms_med,ms_min,ms_max,clock_mhz,lane_ops,lane_ops_per_clk,instr_per_clk,smids");
+  FILE* fs = open_csv(dir, "per_sm.csv", "set,param,pattern,smid,block_ns");
+  auto run_set = [&](const char* set, int param, const std::vector<int>& sms, const Pattern& pt) {
+    std::vector<unsigned char> on(1024, 0);
+    for (int s : sms) on[static_cast<size_t>(s)] = 1;
+    CK(cudaMemcpy(don, on.data(), on.size(), cudaMemcpyHostToDevice));
+    const int n = static_cast<int>(sms.size());
+    const int reps = std::max(4, 4 * 2 * nsm / n);
+    double med, mn, mx;
+    time_median([&] { set_kernel<<<nsm, kThreads, smem>>>(buf, pt, don, reps, dspan); }, 2, 7, med, mn, mx);
+    const double instr = double(n) * 32 * kIters * reps;
+    const double clk = med * 1e-3 * mhz * 1e6;
+    std::string ids;
+    for (int s : sms) ids += (ids.empty() ? "" : "-") + std::to_string(s);
+    std::fprintf(fp, "%s,%d,%d,%s,%.5f,%.5f,%.5f,%.1f,%.0f,%.4f,%.4f,%s\n", set, param, n, pt.name, med, mn, mx, mhz,
+                 instr * 32, instr * 32 / clk, instr / clk, ids.c_str());
+    std::vector<unsigned long long> span(3 * static_cast<size_t>(nsm));
+    CK(cudaMemcpy(span.data(), dspan, sizeof(unsigned long long) * span.size(), cudaMemcpyDeviceToHost));
+    for (int b = 0; b < nsm; ++b)
+      if (on[span[3 * b] & 1023] && span[3 * b + 2] > span[3 * b + 1])
+        std::fprintf(fs, "%s,%d,%s,%llu,%llu\n", set, param, pt.name, span[3 * b], span[3 * b + 2] - span[3 * b + 1]);
+    CK(cudaMemset(dspan, 0, sizeof(unsigned long long) * span.size()));
+  };
+  for (const Pattern& pt : pats) {
+    for (int n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28, 32, 33, 36, 40, 48, 56, 64, 66, 80, 99, 132}) {
+      if (n > nsm) continue;
+      std::vector<int> sms;
+      for (int s = 0; s < n; ++s) sms.push_back(s);
+      run_set("first", n, sms, pt);
+    }
+    for (int stride : {2, 4, 8, 16, 33}) {
+      for (int off : {0, 1}) {
+        std::vector<int> sms;
+        for (int s = off; s < nsm; s += stride) sms.push_back(s);
+        run_set(off ? "stride_odd" : "stride", stride, sms, pt);
+      }
+    }
+    for (size_t i = 0; i < launched.size(); ++i) run_set("launch", static_cast<int>(launched[i].size()), launched[i], pt);
+    // the SM sweep's 33-block launch split into its two parts: even ids 0..48, and 124..131
+    std::vector<int> evens, top8;
+    for (int s = 0; s <= 48 && s < nsm; s += 2) evens.push_back(s);
+    for (int s = nsm - 8; s < nsm; ++s) top8.push_back(s);
+    run_set("evens", 48, evens, pt);
+    run_set("top8", nsm - 8, top8, pt);
+    for (int lo : {0, 16, 32, 48, 64, 80, 96, 112}) {  // 8 consecutive ids at a time
+      std::vector<int> sms;
+      for (int s = lo; s < lo + 8; ++s) sms.push_back(s);
+      run_set("octet", lo, sms, pt);
+    }
+  }
+  // 3. Pairs {0, j}, coalesced: which SM ids share a path with SM 0 (a shared limit shows only
+  //    if it is below two SMs' rate; the first-n and stride sets show larger groups).
+  if (std::getenv("PLACEMENT_PAIRS"))
+    for (int j = 1; j < nsm; ++j) run_set("pair0", j, {0, j}, pats[1]);
+  std::printf("clock end %.1f MHz\n", clock_mhz(nsm, dcyc));
+  std::fclose(fp);
+  std::fclose(fs);
+  CK(cudaFree(buf));
+  std::printf("done\n");
+  return 0;
+}
