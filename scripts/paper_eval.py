@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 GPUS = ["rtx4090", "rtx3060", "h100"]
-THRESHOLDS = [2, 4, 8, 12, 16, 24]
+THRESHOLDS = [2, 4, 8, 16, 24]
 LAB_PCT = [25, 50, 100]
 ROP_FACTORS = [0.5, 2.0]
 ROP_X = 8

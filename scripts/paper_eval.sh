@@ -14,12 +14,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The traces: the one place to change them.
-#  gs:     real H100 capture, 3DGS gs-il backward at 480x270 (compute floor, timing-only)
-#  pulsar: real H100 capture, pulsar backward at 160x90 (SW-S capture; sim re-executes any method)
-#  tex:    no capture bundled yet: skipped until tests/data/paper/tex.arctrace exists
+# The traces: the one place to change them (tests/data/paper/README.md says how each was made).
+#  gs:     real H100 capture, 3DGS gs-il backward at 480x270 (floor gaps, timing-only)
+#  pulsar: real H100 capture, pulsar backward at 960x540 (floor gaps, timing-only)
+#  tex:    real H100 capture, texture backward at 1920x1080 (floor gaps, timing-only)
 GS_TRACE=${GS_TRACE:-tests/data/gs-il-floor-h100.arctrace}
-PULSAR_TRACE=${PULSAR_TRACE:-tests/data/pulsar-sws-h100.arctrace}
+PULSAR_TRACE=${PULSAR_TRACE:-tests/data/paper/pulsar.arctrace}
 TEX_TRACE=${TEX_TRACE:-tests/data/paper/tex.arctrace}
 
 OUT=${1:-results/paper-eval}

@@ -78,9 +78,14 @@ def analyse(runs):
 
         d = {"baseline_cycles": cyc, "baseline_stalls": stall, "methods": {}, "threshold": {}, "lab": {}, "rop": {}}
         M = d["methods"]
+        d["baseline_requests_per_instr"] = base["requests_to_l2"] / base["instructions"]
         for label, name in (("arc-hw/dynamic", "arc-hw"), ("lab-ideal", "lab-ideal"), ("phi", "phi")):
-            M[name] = {"speedup": sp(main[label]), "stall_reduction": red(main[label]),
-                       "cycles": main[label]["total_cycles"]}
+            r = main[label]
+            M[name] = {"speedup": sp(r), "stall_reduction": red(r), "cycles": r["total_cycles"],
+                       "requests_vs_baseline": r["requests_to_l2"] / base["requests_to_l2"]}
+            if "sm_buffer" in r:
+                M[name]["buffer_cycles_per_instr"] = r["sm_buffer"]["busy_cycles"] / r["instructions"]
+                M[name]["buffer_miss_rate"] = r["sm_buffer"]["misses"] / r["sm_buffer"]["lookups"]
         for (g2, w2, t2), rr in runs.items():
             if (g2, w2) != (gpu, wl):
                 continue

@@ -114,6 +114,38 @@ def flat_workloads(details):
     return out
 
 
+def slower(details):
+    """Why a method is slower than Baseline on a workload (4090-Sim, or the first config)."""
+    gpu = "rtx4090" if "rtx4090" in details else next(iter(details))
+    out = []
+    for wl, d in sorted(details[gpu].items()):
+        M = d["methods"]
+        why = []
+        hw = M.get("arc-hw")
+        if hw and hw["speedup"] < 0.95:
+            why.append(f"ARC-HW dynamic {hw['speedup']:.2f}x sends {hw['requests_vs_baseline']:.2f}x Baseline's "
+                       f"requests to L2 (Baseline: {d['baseline_requests_per_instr']:.1f} per warp instruction): its "
+                       f"pass-through lanes leave the ARC unit one per cycle as single-lane requests, where "
+                       f"Baseline's lanes on distinct words of a line coalesce (cosim/sim/README.md, Known gaps; "
+                       f"the paper's design hands them to the LSU's coalescer)")
+        r = M.get("lab-ideal")
+        if r and r["speedup"] < 0.95 and "buffer_cycles_per_instr" in r:
+            why.append(f"LAB-ideal {r['speedup']:.2f}x: {100 * r['buffer_miss_rate']:.0f}% of its lookups miss, and "
+                       f"every missed word leaves (evicted or flushed) as a request of its own: "
+                       f"{r['requests_vs_baseline']:.2f}x Baseline's requests, which coalesce per line "
+                       f"({r['buffer_cycles_per_instr']:.1f} buffer cycles per warp instruction besides)")
+        r = M.get("phi")
+        if r and r["speedup"] < 0.95 and "buffer_cycles_per_instr" in r:
+            why.append(f"PHI {r['speedup']:.2f}x sends only {r['requests_vs_baseline']:.2f}x Baseline's requests "
+                       f"(line-coalesced evictions) but spends {r['buffer_cycles_per_instr']:.1f} cycles per warp "
+                       f"instruction on its one-lookup-per-lane L1 path, one instruction at a time per SM")
+        if why:
+            out.append(f"  {wl}: " + "; ".join(why) + ".")
+    if not out:
+        return ""
+    return (f"- **Where a method is slower than Baseline** ({GPU_LABEL[gpu]}):\n" + "\n".join(out) + "\n")
+
+
 def sw_vs_hw(configs):
     """SW-B's issue cycles for a 9-parameter 3DGS call vs the ARC unit's adder cycles for it."""
     c = configs.get("rtx4090") or next(iter(configs.values()), None)
@@ -125,8 +157,16 @@ def sw_vs_hw(configs):
             f"swb_cycles_per_param = {ovh} + 8 x {per} = {swb} issue cycles, while the ARC unit's adder (the RTL's "
             f"timing: 1 + (n - 1) x Stages cycles per group of n lanes, Stages = 1) takes 9 x 32 = 288 cycles: "
             f"ARC-HW saves the instructions but its one serial FP adder per sub-core is not faster than the "
-            f"calibrated butterfly, so on these uniform-warp traces ARC-HW and SW-B tie. The paper's 1.13x needs "
-            f"an ARC-SW that costs more per call in GPGPU-Sim than the H100 measured, or a faster reduction unit.")
+            f"calibrated butterfly, so on gs's uniform warps ARC-HW and SW-B tie; where warps are not uniform "
+            f"(pulsar) ARC-HW beats SW-S; on tex its uncoalesced pass-through loses (below). The paper's 1.13x "
+            f"needs an ARC-SW that costs more per call in GPGPU-Sim than the H100 measured, a faster reduction "
+            f"unit, or pass-through lanes that coalesce.")
+
+
+def ratios(details, key):
+    gpu = "rtx4090" if "rtx4090" in details else next(iter(details))
+    return ", ".join(f"{wl} {d[key]:.2f}x" for wl, d in sorted(details[gpu].items()) if d.get(key)) + \
+        f" on {GPU_LABEL[gpu]}"
 
 
 def write_readme(out, details, avg, traces, scenes, meas, plots, configs):
@@ -142,11 +182,10 @@ paper's design; `arc-hw-threshold` the best fixed T; `arc-sw` the better of SW-S
 
 Traces (the top of `scripts/paper_eval.sh` names them; a missing one is skipped):
 """ + "\n".join(f"- {wl}: `{p}` (scene {scenes.get(wl, '?')})" for wl, p in sorted(traces.items())) + \
-        ("\n- tex: **skipped**, no trace yet (the script looks for `tests/data/paper/tex.arctrace`)"
-         if "tex" not in traces else "") + f"""
+        ("\n- tex: **skipped**, no trace at the path `scripts/paper_eval.sh` names" if "tex" not in traces else "") + f"""
 
 What the runs are: per GPU config x workload, Baseline; ARC-SW SW-S and SW-B and ARC-HW with the
-threshold scheduler at balancing threshold X in 2, 4, 8, 12, 16, 24 (the best X / T is taken, as
+threshold scheduler at balancing threshold X in 2, 4, 8, 16, 24 (the best X / T is taken, as
 the paper does); ARC-HW with the dynamic scheduler; LAB at 25/50/100% of the free L1/shared SRAM
 (the best partition is taken, as the paper does); LAB-ideal; PHI; and Baseline, SW-B (X=8), ARC-HW
 dynamic and LAB-ideal with half and twice the config's ROP units. The workload's shared memory
@@ -159,7 +198,7 @@ kernels (`scripts/paper_eval.py`, SMEM_PER_BLOCK). Speedup = Baseline's total cy
 {headline(avg)}
 
 The paper's numbers are averages over 14 datasets of 3DGS, NvDiffRec and Pulsar at full size in
-GPGPU-Sim; ours are over {len(traces)} small real H100 captures on ARCsim's model. The LAB row has
+GPGPU-Sim; ours are over {len(traces)} real H100 captures of our own scenes on ARCsim's model. The LAB row has
 no paper average (only LAB-ideal / LAB); the paper's ARC-SW averages (2.44x / 1.74x) are
 measured on the real 4090 / 3060, not simulated, so they are not set beside these.
 
@@ -178,15 +217,15 @@ gains or loses). Plot: `rop_units.png`.
 {h100_table(details, scenes, meas)}
 
 Measured: `tests/data/gs-il-floor-h100.bench.json` (the gs trace's own 480x270 scene) and
-`results/h100/validation/full/bench/bench.json` (1920x1080). The pulsar trace is a 160x90
-scene (60 blocks on 132 SMs), far smaller than the measured 1080p run, so its row compares
-different scenes; the validated model's 1080p agreement is in `docs/calibration.md`.
+`results/h100/validation/full/bench/bench.json` (1920x1080). Where a trace's scene is neither
+(the scene column), only the 1080p measurement exists and the row compares different scene
+sizes; the validated model's 1080p agreement is in `docs/calibration.md`.
 
 ## Why ours differ from the paper's
 
-- **Scene size.** Our traces are small captures; the paper's are full datasets. A small scene
-  leaves SMs idle and makes the end-of-run flush of LAB/PHI and the tail a larger share of the
-  run. """ + ("Atomics barely limit " + "; ".join(flat) + ", so it pulls every average towards 1.00x; "
+- **Scenes.** Our traces are H100 captures of our own procedural benchmark scenes (sizes above),
+  not the paper's datasets; a small scene leaves SMs idle and makes the end-of-run flush of
+  LAB/PHI and the tail a larger share of the run. """ + ("Atomics barely limit " + "; ".join(flat) + ", so it pulls every average towards 1.00x; "
               "the averages over the other workloads alone are in the per-workload tables." if flat else "") + f"""
 - **ARC-HW vs LAB-ideal**: the throughput argument the paper makes is what the model does: a
   LAB/PHI buffer serves one warp instruction at a time per SM and a warp whose lanes hit one
@@ -201,11 +240,10 @@ different scenes; the validated model's 1080p agreement is in `docs/calibration.
   contention with the non-atomic accesses (its section 7.1), which traces of atomics alone cannot
   show; raising `phi_lookup_cycles` models a slower L1 path.
 - **ARC-HW over ARC-SW** ({f2(a4.get('arc-hw/arc-sw'))} / {f2(a3.get('arc-hw/arc-sw'))}, paper 1.13x /
-  1.14x): ARC-SW is charged the H100-calibrated issue cycles (cosim/configs/rtx*.toml says why
+  1.14x; per workload {ratios(details, 'arc_hw_over_arc_sw')}): ARC-SW is charged the H100-calibrated issue cycles (cosim/configs/rtx*.toml says why
   they carry over); the paper's ARC-SW ran its SASS in GPGPU-Sim. {sw_vs_hw(configs)}
-- **Atomic stalls** can grow where a method adds latency to warps that were not waiting before
-  (a stall reduction below 1.00x): ARC-HW's serial reduction and PHI's per-lane lookups on a
-  workload that atomics barely limit.
+{slower(details)}- **Atomic stalls** grow (a reduction below 1.00x) where a method puts more work between the
+  sub-core and L2 than Baseline's coalesced requests: the cases in the item above.
 - **The memory path** of 4090-Sim/3060-Sim is Table 1's shape with GPGPU-Sim's structure and
   ARCsim assumptions where neither gives a number (the toml files mark each); the paper's
   GPGPU-Sim also models DRAM, L2 misses and the forward of non-atomic traffic, which the

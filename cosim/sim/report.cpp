@@ -59,6 +59,11 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
         {"warps_remapped", s.warps_remapped != 0},
         {"memory_image_fnv1a64", fmt::format("{:016x}", image_hash(runs[i].image))},
     };
+    if (s.buffer_lookups)  // lab, lab-ideal, phi
+      r["sm_buffer"] = {{"lookups", s.buffer_lookups}, {"hits", s.buffer_hits}, {"misses", s.buffer_misses},
+                        {"evictions", s.buffer_evictions}, {"flushed", s.buffer_flushed},
+                        {"words_sent", s.buffer_words_sent}, {"busy_cycles", s.buffer_busy_cycles},
+                        {"lane_adds", s.lane_adds_in_buffer}};
     if (base && s.total_cycles)
       r["speedup_vs_baseline"] = static_cast<double>(base->stats.total_cycles) / static_cast<double>(s.total_cycles);
     r.update(breakdown_json(s, in.subcores_per_sm, in.rop_ops_per_cycle));
