@@ -118,9 +118,10 @@ void setup(CLI::App& app) {
   sub->add_option("--trace", opt->trace_path, "trace file (arcsim trace gen, or captured on a GPU)")->required();
   sub->add_option("--mode", opt->modes,
                   "comma-separated, each once: baseline, sw-s, sw-b, sw-t (transposed reduce-scatter), adaptive "
-                  "(ARC-SW's per-call choice, rule of sw/include/arc/adaptive_rule.h), arc-hw")
+                  "(ARC-SW's per-call choice, rule of sw/include/arc/adaptive_rule.h), arc-hw, and the SM-side atomic "
+                  "buffers the paper compares with: lab, lab-ideal, phi (fast level only)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"baseline", "sw-s", "sw-b", "sw-t", "adaptive", "arc-hw"}))
+      ->check(CLI::IsMember({"baseline", "sw-s", "sw-b", "sw-t", "adaptive", "arc-hw", "lab", "lab-ideal", "phi"}))
       ->capture_default_str();
   sub->add_option("--sched", opt->scheds, "arc-hw scheduler, comma-separated, each once: dynamic, threshold, always, never")
       ->delimiter(',')

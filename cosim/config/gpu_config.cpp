@@ -260,6 +260,8 @@ void validate(const ModelKnobs& knobs, const GpuConfig& gpu) {
                 std::to_string(gpu.lsu_queue_depth));
   if (knobs.rop_slice_bytes & (knobs.rop_slice_bytes - 1))
     throw Error("rop_slice_bytes " + std::to_string(knobs.rop_slice_bytes) + " is not a power of two");
+  if (knobs.phi_line_bytes & (knobs.phi_line_bytes - 1))
+    throw Error("phi_line_bytes " + std::to_string(knobs.phi_line_bytes) + " is not a power of two");
   if (gpu.coalesce_bytes != 0 && (gpu.coalesce_bytes < 4 || (gpu.coalesce_bytes & (gpu.coalesce_bytes - 1))))
     throw Error("coalesce_bytes " + std::to_string(gpu.coalesce_bytes) + " is not 0 or a power of two >= 4");
   if (gpu.coalesce_bytes > 0 &&

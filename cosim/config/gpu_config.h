@@ -40,6 +40,15 @@ struct ModelKnobs {
   std::int64_t sws_cycles_per_lane = 0;      // SW-S issue cycles per lane of its largest reduced group
   std::int64_t sws_cycles_per_lane_param = 0;  // the same step for each further parameter of a call (0 = sws_cycles_per_lane)
   std::int64_t swb_cycles_per_param = 0;     // SW-B issue cycles per further reduced parameter of a call (0 = sw_overhead)
+  // SM-side atomic buffers (modes lab, lab-ideal, phi: l1_atomic_buffer.h)
+  std::int64_t smem_bytes_per_sm = 0;        // shared memory the workload holds per SM (not free for LAB / PHI)
+  std::int64_t lab_partition_pct = 50;       // LAB: percent of the free L1/shared SRAM given to the atomic buffer
+  std::int64_t lab_entry_bytes = 8;          // LAB: SRAM bytes per buffered word (value + tag)
+  std::int64_t lab_tag_cycles = 1;           // LAB / PHI: pipeline cycles of the tag lookup per warp instruction
+  std::int64_t lab_evict_cycles = 1;         // LAB / PHI: pipeline cycles an evicted entry (or flushed one) occupies
+  std::int64_t sram_banks = 32;              // LAB: banks of the L1/shared SRAM (lanes on one bank serialize)
+  std::int64_t phi_line_bytes = 128;         // PHI: L1 line size (updates buffered and evicted per line)
+  std::int64_t phi_lookup_cycles = 1;        // PHI: L1 pipeline cycles per lane update (one lookup each)
 };
 
 struct GpuConfig {
@@ -70,6 +79,8 @@ struct GpuConfig {
   std::string addr_hash;               // address -> unit slicing: linear | xor | ipoly
   // ARC-SW
   std::int64_t sw_overhead = 0;        // issue cycles ARC-SW adds per warp-level atomic
+  // L1 / shared memory
+  std::int64_t l1_sram_bytes = 0;      // unified L1 data cache / shared memory SRAM per SM (0 = not given)
 
   // Knob values the file sets in its [model] table (calibrated for this GPU), over the defaults;
   // a run starts from these, then --set.

@@ -59,6 +59,10 @@ const std::vector<ParamSpec>& gpu_params() {
        {"linear", "xor", "ipoly"}, &G::addr_hash},
       {"sw_overhead", Kind::Int, "cycles", "0", "issue cycles ARC-SW adds per warp-level atomic (match, shuffles)", 0,
        100000, {}, &G::sw_overhead},
+      {"l1_sram_bytes", Kind::Int, "bytes", "0",
+       "unified L1 data cache / shared memory SRAM per SM (LAB, LAB-ideal and PHI buffer atomics in it; 0 = not "
+       "given)",
+       0, 1 << 24, {}, &G::l1_sram_bytes},
   };
   return table;
 }
@@ -111,6 +115,31 @@ const std::vector<ParamSpec>& model_params() {
       {"swb_cycles_per_param", Kind::Int, "cycles", "0",
        "SW-B (and Adaptive's butterfly) issue cycles per further reduced parameter of a call (0 = sw_overhead)", 0,
        100000, {}, &K::swb_cycles_per_param},
+      {"smem_bytes_per_sm", Kind::Int, "bytes", "0",
+       "shared memory the workload's resident blocks hold per SM: the part of l1_sram_bytes LAB and PHI cannot use",
+       0, 1 << 24, {}, &K::smem_bytes_per_sm},
+      {"lab_partition_pct", Kind::Int, "%", "50",
+       "LAB: share of the free L1/shared SRAM (l1_sram_bytes - smem_bytes_per_sm) partitioned as atomic buffer; "
+       "the rest stays L1 data cache",
+       1, 100, {}, &K::lab_partition_pct},
+      {"lab_entry_bytes", Kind::Int, "bytes", "8", "LAB: SRAM bytes per buffered word (4 B value + tag)", 4, 64, {},
+       &K::lab_entry_bytes},
+      {"lab_tag_cycles", Kind::Int, "cycles", "1",
+       "LAB / PHI: L1 pipeline cycles of the tag lookup per warp instruction (LAB-ideal: none)", 0, 1024, {},
+       &K::lab_tag_cycles},
+      {"lab_evict_cycles", Kind::Int, "cycles", "1",
+       "LAB / PHI: L1 pipeline cycles an evicted or flushed entry occupies (read out, hand to the LSU); LAB-ideal: "
+       "none",
+       0, 1024, {}, &K::lab_evict_cycles},
+      {"sram_banks", Kind::Int, "banks", "32",
+       "LAB / LAB-ideal: banks of the buffer SRAM; a warp instruction takes as many cycles as lane updates fall on "
+       "its busiest bank (lanes on one word serialize)",
+       1, 1024, {}, &K::sram_banks},
+      {"phi_line_bytes", Kind::Int, "bytes", "128", "PHI: L1 line in which updates are buffered and evicted (a power of two)", 4, 128,
+       {}, &K::phi_line_bytes},
+      {"phi_lookup_cycles", Kind::Int, "cycles", "1",
+       "PHI: L1 pipeline cycles per lane update (each lane is its own L1 lookup and read-modify-write)", 1, 1024, {},
+       &K::phi_lookup_cycles},
   };
   return table;
 }

@@ -53,9 +53,13 @@ void GpuModel::check_end(const Workload& work, const TraceSummary& trace) const 
                        s.instructions, work.instructions));
   if (s.lane_updates != work.lane_updates)
     broken(fmt::format("{} lane updates issued, the trace has {}", s.lane_updates, work.lane_updates));
-  if (s.rop_ops + s.lane_adds_in_core != s.lane_updates)
-    broken(fmt::format("lane updates are not conserved: {} ROP ops + {} in-core adds != {} lane updates", s.rop_ops,
-                       s.lane_adds_in_core, s.lane_updates));
+  if (s.rop_ops + s.lane_adds_in_core + s.lane_adds_in_buffer != s.lane_updates)
+    broken(fmt::format("lane updates are not conserved: {} ROP ops + {} in-core adds + {} buffer adds != {} lane updates",
+                       s.rop_ops, s.lane_adds_in_core, s.lane_adds_in_buffer, s.lane_updates));
+  for (const auto& b : buffers_)
+    if (!b->drained())
+      broken(fmt::format("atomic buffer {} still holds {} lane updates (the end-of-run flush missed them)", b->name(),
+                         b->buffered_lanes()));
   if (s.requests_to_l2 != s.rop_requests)
     broken(fmt::format("{} requests entered the crossbar but {} were performed at the ROP units", s.requests_to_l2,
                        s.rop_requests));

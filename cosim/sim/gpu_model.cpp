@@ -89,12 +89,21 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
                      ss.coalesce.instruction_bytes;
   as.sched.arith = fp::Arith::Native;       // fast level: host FPU sums (the RTL level uses its adder)
 
+  BufferSetup bs = buffer_setup(spec, ss.coalesce, !trace.header.timing_only);
   for (uint32_t sm = 0; sm < sms; ++sm) {
     ls.sm = sm;
     auto lsu = std::make_unique<Lsu>(fmt::format("sm{}_lsu", sm).c_str(), ls, hash_, stats_);
     lsu->to_icnt = icnt_->from_sm[sm].get();
     lsu->icnt = icnt_.get();
     icnt_->from_sm[sm]->bind(&icnt_->wake, &lsu->wake);
+    AtomicBuffer* buf = nullptr;
+    if (sm_buffered(spec.mode)) {  // the SM's atomics pass its buffer, whose evictions use LSU port 0
+      bs.sm = sm;
+      buffers_.push_back(std::make_unique<AtomicBuffer>(fmt::format("sm{}_buf", sm).c_str(), bs, stats_));
+      buf = buffers_.back().get();
+      buf->out = lsu->ports[0].get();
+      buf->out->bind(&lsu->wake, &buf->wake);
+    }
     for (uint32_t s = 0; s < per_sm; ++s) {
       ss.sm = sm;
       ss.subcore = sm * per_sm + s;
@@ -113,6 +122,11 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
         port.bind(&lsu->wake, &arc->wake);
         sc->to_arc = &arc->in;
         arcs_.push_back(std::move(arc));
+      } else if (buf) {
+        Link<Packet>& bp = *buf->ports[s];
+        bp.bind(&buf->wake, &sc->wake);
+        sc->to_lsu = &bp;
+        buf->cores.push_back(sc.get());
       } else {
         port.bind(&lsu->wake, &sc->wake);
         sc->to_lsu = &port;

@@ -12,6 +12,7 @@
 
 #include "arc_unit.h"
 #include "icnt.h"
+#include "l1_atomic_buffer.h"
 #include "lsu.h"
 #include "params.h"
 #include "rop.h"
@@ -41,6 +42,7 @@ class GpuModel : public sc_core::sc_module {
   uint64_t rop_units() const { return static_cast<uint64_t>(rops_.size()); }
   const std::vector<std::unique_ptr<ArcUnit>>& arc_units() const { return arcs_; }
   const Lsu& lsu(uint32_t sm) const { return *lsus_[sm]; }
+  const std::vector<std::unique_ptr<AtomicBuffer>>& buffers() const { return buffers_; }
 
  private:
   RunSpec spec_;
@@ -53,6 +55,7 @@ class GpuModel : public sc_core::sc_module {
   std::vector<std::unique_ptr<SubCore>> subcores_;
   std::vector<std::unique_ptr<ArcUnit>> arcs_;
   std::vector<std::unique_ptr<Lsu>> lsus_;
+  std::vector<std::unique_ptr<AtomicBuffer>> buffers_;  // lab, lab-ideal, phi: one per SM
   std::unique_ptr<Icnt> icnt_;
   std::vector<std::unique_ptr<RopUnit>> rops_;
 };

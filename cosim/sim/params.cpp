@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "error.h"
+#include "l1_atomic_buffer.h"
 
 namespace arc::sim {
 
@@ -17,14 +18,18 @@ const char* mode_name(Mode m) {
     case Mode::ArcHw: return "arc-hw";
     case Mode::SwT: return "sw-t";
     case Mode::Adaptive: return "adaptive";
+    case Mode::Lab: return "lab";
+    case Mode::LabIdeal: return "lab-ideal";
+    case Mode::Phi: return "phi";
   }
   return "?";
 }
 
 Mode mode_from_name(const std::string& s) {
-  for (Mode m : {Mode::Baseline, Mode::SwS, Mode::SwB, Mode::SwT, Mode::ArcHw, Mode::Adaptive})
+  for (Mode m : {Mode::Baseline, Mode::SwS, Mode::SwB, Mode::SwT, Mode::ArcHw, Mode::Adaptive, Mode::Lab,
+                 Mode::LabIdeal, Mode::Phi})
     if (s == mode_name(m)) return m;
-  throw Error(fmt::format("--mode: unknown mode '{}' (baseline, sw-s, sw-b, sw-t, arc-hw)", s));
+  throw Error(fmt::format("--mode: unknown mode '{}' (baseline, sw-s, sw-b, sw-t, adaptive, arc-hw, lab, lab-ideal, phi)", s));
 }
 
 const char* fidelity_name(Fidelity f) { return f == Fidelity::Rtl ? "rtl" : "fast"; }
@@ -68,6 +73,7 @@ void validate(const RunSpec& spec) {
     throw Error(fmt::format("--vector {}: a lane update is 1, 2 or 4 floats (0 = as the trace says)", spec.vector));
   if (spec.vector > 1 && (spec.mode == Mode::ArcHw || spec.mode == Mode::SwT))
     throw Error(fmt::format("--vector {} applies to baseline, sw-s, sw-b and adaptive, not {}", spec.vector, mode_name(spec.mode)));
+  if (sm_buffered(spec.mode)) validate_buffer(spec);
 }
 
 }  // namespace arc::sim

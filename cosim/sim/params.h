@@ -18,8 +18,11 @@ namespace arc::sim {
 //  ArcHw: `atomred` through the ARC scheduler and reduction unit (RTL or its fast level).
 //  SwT: ARC-SW's transposed reduce-scatter (issue 23): SW-B's warps and sums, but a reduced
 //    call's NP parameter sums leave as one instruction of NP lanes (coalesced as any other).
-enum class Mode : uint8_t { Baseline, SwS, SwB, ArcHw, SwT, Adaptive };
-const char* mode_name(Mode m);  // "baseline", "sw-s", "sw-b", "arc-hw", "sw-t", "adaptive"
+//  Lab / LabIdeal / Phi: the prior work the paper compares with (section 7.1): per-lane atomics as
+//    baseline, absorbed by a per-SM atomic buffer before the LSU (l1_atomic_buffer.h).
+enum class Mode : uint8_t { Baseline, SwS, SwB, ArcHw, SwT, Adaptive, Lab, LabIdeal, Phi };
+const char* mode_name(Mode m);  // "baseline", "sw-s", "sw-b", "arc-hw", "sw-t", "adaptive", "lab", "lab-ideal", "phi"
+inline bool sm_buffered(Mode m) { return m == Mode::Lab || m == Mode::LabIdeal || m == Mode::Phi; }
 Mode mode_from_name(const std::string& s);  // throws arc::Error
 
 enum class Fidelity : uint8_t { Rtl, Fast };

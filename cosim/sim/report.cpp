@@ -59,6 +59,11 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
         {"warps_remapped", s.warps_remapped != 0},
         {"memory_image_fnv1a64", fmt::format("{:016x}", image_hash(runs[i].image))},
     };
+    if (s.buffer_lookups)  // lab, lab-ideal, phi
+      r["sm_buffer"] = {{"lookups", s.buffer_lookups}, {"hits", s.buffer_hits}, {"misses", s.buffer_misses},
+                        {"evictions", s.buffer_evictions}, {"flushed", s.buffer_flushed},
+                        {"words_sent", s.buffer_words_sent}, {"busy_cycles", s.buffer_busy_cycles},
+                        {"lane_adds", s.lane_adds_in_buffer}};
     if (base && s.total_cycles)
       r["speedup_vs_baseline"] = static_cast<double>(base->stats.total_cycles) / static_cast<double>(s.total_cycles);
     r.update(breakdown_json(s, in.subcores_per_sm, in.rop_ops_per_cycle));
@@ -109,6 +114,14 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
     out += fmt::format(
         "trace streamed: first pass {:.2f} cpu s; at most {} instructions ({:.1f} MB) read ahead of the model\n",
         in.scan_seconds, ahead, static_cast<double>(ahead_bytes) / 1e6);
+  for (const RunResult& r : runs) {
+    const Stats& s = r.stats;
+    if (s.buffer_lookups)
+      out += fmt::format("{}: SM atomic buffer {} lookups, {} hits, {} misses, {} evictions, {} lines flushed, {} buffer adds "
+                         "(not in core adds), {} partial sums to L2\n",
+                         r.label, s.buffer_lookups, s.buffer_hits, s.buffer_misses, s.buffer_evictions, s.buffer_flushed,
+                         s.lane_adds_in_buffer, s.buffer_words_sent);
+  }
   if (sw && in.sw_overhead == 0)
     out += "note: sw_overhead = 0 in this config: sw-s/sw-b/sw-t are charged only the per-key and per-lane issue cycles "
            "of the knobs sws_cycles_per_key and sws_cycles_per_lane (arcsim config show lists them)\n";

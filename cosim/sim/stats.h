@@ -62,6 +62,15 @@ struct Stats {
   uint64_t lsu_full_rejects = 0;         // packet offers refused because the LSU queue was full
   uint64_t warps_resident_per_subcore = 0;  // occupancy admitted (trace launch shape, capped by the GPU)
   uint64_t warps_remapped = 0;              // 1: the trace's warps were redistributed onto another SM shape
+  // SM-side atomic buffers (lab, lab-ideal, phi; l1_atomic_buffer.h), summed over SMs
+  uint64_t lane_adds_in_buffer = 0;  // FP adds done in the buffers (updates absorbed into a held word)
+  uint64_t buffer_lookups = 0;       // word updates looked up
+  uint64_t buffer_hits = 0;          // ... that found their word (lab) or line (phi) held
+  uint64_t buffer_misses = 0;        // ... that allocated a line
+  uint64_t buffer_evictions = 0;     // lines evicted for capacity (each sent to L2)
+  uint64_t buffer_flushed = 0;       // lines flushed to L2 after the SM's last instruction
+  uint64_t buffer_words_sent = 0;    // partial sums sent to L2 (evictions + flush)
+  uint64_t buffer_busy_cycles = 0;   // pipeline cycles the buffers spent on instructions
 
   // Breakdowns (grown on first touch; sub-core index = sm * subcores_per_sm + sub-core).
   std::vector<SmStats> per_sm;

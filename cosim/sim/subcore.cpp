@@ -109,7 +109,7 @@ bool SubCore::try_issue(Cycle now) {
     }
     LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
     size_t n = 0;
-    if (setup_.mode == Mode::Baseline) {
+    if (setup_.mode == Mode::Baseline || sm_buffered(setup_.mode)) {  // buffered: per-lane, as baseline
       for (uint32_t m = in.active_mask; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
         ops[n++] = {in.addr[l], in.value[l], 1};

@@ -62,6 +62,9 @@ Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in, uint32_t vec
   }
   switch (s.mode) {
     case Mode::Baseline:
+    case Mode::Lab:
+    case Mode::LabIdeal:
+    case Mode::Phi:
     case Mode::ArcHw: return 0;
     case Mode::SwB:
       if (call_start) return s.sw_overhead;

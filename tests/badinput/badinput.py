@@ -38,6 +38,7 @@ def make_fixtures(arcsim, d):
     os.mkdir(os.path.join(d, "dir.trace"))
     cfg = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cosim", "configs",
                             "rtx4090.toml")).read()
+    cfg = cfg.split("\n[model]")[0] + "\n"  # the GPU keys only: the cases below append top-level lines
 
     def cfg_with(name, line, replace=None):
         text = cfg
@@ -53,7 +54,7 @@ def make_fixtures(arcsim, d):
     cfg_with("sms0.toml", "sms = 0", replace="sms")
     cfg_with("knob-top.toml", "rop_window = 8")
     cfg_with("model-typo.toml", "[model]\nrop_windw = 8")
-    cfg_with("coalesce3.toml", "coalesce_bytes = 3")
+    cfg_with("coalesce3.toml", "coalesce_bytes = 3", replace="coalesce_bytes")
     cfg_with("neg-latency.toml", "rop_latency = -5", replace="rop_latency")
     cfg_with("float-sms.toml", 'sms = "many"', replace="sms")
     write("syntax.toml", "sms = [\n", "w")
@@ -174,6 +175,10 @@ CASES = [
     ("area --out without --sweep", ["area", "--out", "d"], "only --sweep writes files"),
     ("sim --mode listed twice", SIM + ["--mode", "baseline,baseline"], "--mode: 'baseline' is listed twice"),
     ("sim --sched listed twice", SIM + ["--mode", "arc-hw", "--sched", "never,never"], "'never' is listed twice"),
+    # issue 19: the SM-side atomic buffers have no RTL; their knobs are range-checked
+    ("sim lab at --fidelity rtl", SIM + ["--mode", "lab", "--fidelity", "rtl"], "mode lab has no RTL"),
+    ("sim lab, no room left", SIM + ["--mode", "lab", "--set", "smem_bytes_per_sm=131072"],
+     "smem_bytes_per_sm 131072 leaves no L1/shared SRAM"),
     # issue 24: one parameter registry; --set parsed by toml++ like a config file
     ("--set misspelt knob", SIM + ["--set", "rop_windo=2"], "did you mean rop_window?"),
     ("--set hex float (not TOML)", SIM + ["--set", "clock_ghz=0x1p0"], "'0x1p0' is not a TOML value"),
