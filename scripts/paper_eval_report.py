@@ -19,8 +19,10 @@ from paper_eval_text import write_readme  # noqa: E402
 
 GPU_LABEL = {"rtx4090": "4090-Sim", "rtx3060": "3060-Sim", "h100": "H100 config"}
 # Measured H100 gradient-step speedups (ARC-SW): the bundled 480x270 gs-il run (the gs trace's
-# scene) and the full-size 1080p benchmark (results/h100/validation/full/bench).
+# scene), the 960x540 pulsar run (the pulsar trace's scene) and the full-size 1080p benchmark
+# (results/h100/validation/full/bench; the tex trace's scene).
 H100_SMALL = "tests/data/gs-il-floor-h100.bench.json"
+H100_PULSAR = "tests/data/paper/pulsar.bench.json"
 H100_FULL = "results/h100/validation/full/bench/bench.json"
 BENCH_WL = {"gs": "gs-il", "pulsar": "pulsar", "tex": "tex"}
 
@@ -48,7 +50,7 @@ def load_raw(out):
 
 def measured_h100(root):
     out = {}
-    for scene, path in (("480x270", H100_SMALL), ("1920x1080", H100_FULL)):
+    for scene, path in (("480x270", H100_SMALL), ("960x540", H100_PULSAR), ("1920x1080", H100_FULL)):
         p = os.path.join(root, path)
         if not os.path.exists(p):
             continue

@@ -216,10 +216,11 @@ gains or loses). Plot: `rop_units.png`.
 
 {h100_table(details, scenes, meas)}
 
-Measured: `tests/data/gs-il-floor-h100.bench.json` (the gs trace's own 480x270 scene) and
-`results/h100/validation/full/bench/bench.json` (1920x1080). Where a trace's scene is neither
-(the scene column), only the 1080p measurement exists and the row compares different scene
-sizes; the validated model's 1080p agreement is in `docs/calibration.md`.
+Measured (median of 20 each): `tests/data/gs-il-floor-h100.bench.json` (the gs trace's own
+480x270 scene), `tests/data/paper/pulsar.bench.json` (the pulsar trace's 960x540 scene) and
+`results/h100/validation/full/bench/bench.json` (1920x1080, the tex trace's scene). Pulsar's
+warps are not uniform, so the benchmark runs no SW-B on it ("not measured"); the validated
+model's 1080p agreement is in `docs/calibration.md`.
 
 ## Why ours differ from the paper's
 
