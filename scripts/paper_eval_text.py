@@ -124,10 +124,10 @@ def slower(details):
         hw = M.get("arc-hw")
         if hw and hw["speedup"] < 0.95:
             why.append(f"ARC-HW dynamic {hw['speedup']:.2f}x sends {hw['requests_vs_baseline']:.2f}x Baseline's "
-                       f"requests to L2 (Baseline: {d['baseline_requests_per_instr']:.1f} per warp instruction): its "
-                       f"pass-through lanes leave the ARC unit one per cycle as single-lane requests, where "
-                       f"Baseline's lanes on distinct words of a line coalesce (cosim/sim/README.md, Known gaps; "
-                       f"the paper's design hands them to the LSU's coalescer)")
+                       f"requests to L2 (Baseline: {d['baseline_requests_per_instr']:.1f} per warp instruction): each "
+                       f"reduced group's sum leaves as a request of its own (its lanes' words no longer share a "
+                       f"line request with the instruction's other lanes), and the ARC unit emits one transaction "
+                       f"per cycle")
         r = M.get("lab-ideal")
         if r and r["speedup"] < 0.95 and "buffer_cycles_per_instr" in r:
             why.append(f"LAB-ideal {r['speedup']:.2f}x: {100 * r['buffer_miss_rate']:.0f}% of its lookups miss, and "
@@ -158,9 +158,9 @@ def sw_vs_hw(configs):
             f"timing: 1 + (n - 1) x Stages cycles per group of n lanes, Stages = 1) takes 9 x 32 = 288 cycles: "
             f"ARC-HW saves the instructions but its one serial FP adder per sub-core is not faster than the "
             f"calibrated butterfly, so on gs's uniform warps ARC-HW and SW-B tie; where warps are not uniform "
-            f"(pulsar) ARC-HW beats SW-S; on tex its uncoalesced pass-through loses (below). The paper's 1.13x "
-            f"needs an ARC-SW that costs more per call in GPGPU-Sim than the H100 measured, a faster reduction "
-            f"unit, or pass-through lanes that coalesce.")
+            f"(pulsar) ARC-HW beats SW-S. Its pass-through lanes leave as one packet per instruction, coalesced "
+            f"per line by the LSU as the paper's design has it (knob arc_pass_coalesce). The paper's 1.13x needs "
+            f"an ARC-SW that costs more per call in GPGPU-Sim than the H100 measured, or a faster reduction unit.")
 
 
 def ratios(details, key):

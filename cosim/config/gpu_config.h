@@ -32,6 +32,7 @@ struct ModelKnobs {
   std::int64_t rop_same_addr_interval = 1;   // min cycles between two ops starting on one address
   std::int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
   std::int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this
+  std::int64_t arc_pass_coalesce = 1;  // ARC-HW pass-through lanes of an instruction: one coalesced packet (1) or one each (0)
   std::int64_t lsu_cycles_per_instruction = 0;  // min cycles between two warp instructions an SM's LSU admits (0 = none)
   std::int64_t l2_instruction_bytes = 0;     // L2 side: bytes a warp instruction (LSU packet) adds on its first request
   std::int64_t l2_request_header_bytes = -1;  // L2 side: request_header_bytes there (-1 = the GPU key's)

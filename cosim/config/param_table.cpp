@@ -91,6 +91,11 @@ const std::vector<ParamSpec>& model_params() {
        "minimum cycles between two warp-level atomics (packets) one SM's LSU admits, whatever their lanes "
        "(0 = no limit beyond one packet per sub-core port per cycle)",
        0, 1024, {}, &K::lsu_cycles_per_instruction},
+      {"arc_pass_coalesce", Kind::Int, "switch", "1",
+       "ARC-HW: the lanes the scheduler passes through (not reduced) of one instruction leave as one LSU packet "
+       "coalesced per granule, as the sub-core's own atomic would (1; the paper's design hands them to the LSU's "
+       "coalescer, section 5.3), or each as a one-lane packet in the cycle the RTL emits it (0)",
+       0, 1, {}, &K::arc_pass_coalesce},
       {"l2_instruction_bytes", Kind::Int, "bytes", "0",
        "bytes a warp-level atomic (one LSU packet) costs at the crossbar output and the ROP input besides its "
        "requests, charged on its first request (not on the SM's own link)",

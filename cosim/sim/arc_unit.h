@@ -6,12 +6,19 @@
 //  - ArcUnitFast (arc_unit_fast.h): arc::golden::process() for the transactions and
 //    arc::golden::rtl_timing::schedule() for when the RTL emits them.
 // Ports: `in` takes warp instructions from the sub-core (one at a time: the RTL holds one
-// instruction); each emitted transaction goes to the LSU port as a one-request packet;
+// instruction); each emitted reduced sum goes to the LSU port as a one-request packet, and the
+// lanes passed through (not reduced) of one instruction gather and leave with the last of them
+// as one packet, coalesced per granule as the sub-core's own atomic would be (the paper's
+// design hands them to the LSU's coalescer; knob arc_pass_coalesce = 0: one packet each);
 // `busy` is the LSU's registered back-pressure signal (the dynamic scheduler's input),
 // sampled in the cycle an instruction is accepted.
 #pragma once
 #include <systemc>
 
+#include <deque>
+#include <vector>
+
+#include "coalesce.h"
 #include "golden.h"
 #include "link.h"
 #include "request.h"
@@ -25,6 +32,8 @@ struct ArcUnitSetup {
   uint32_t request_bytes = 32;       // what one transaction's request costs at the crossbar output and ROP (coalesce.h),
                                      // its packet's l2_instruction_bytes included
   uint32_t link_request_bytes = 32;  // the same on the SM's link
+  bool pass_coalesce = true;         // knob arc_pass_coalesce: an instruction's pass-through lanes leave as one packet
+  CoalesceSetup coalesce;            // how that packet's lanes become requests (the sub-cores')
 };
 
 class ArcUnit : public sc_core::sc_module {
@@ -38,7 +47,44 @@ class ArcUnit : public sc_core::sc_module {
   Wake wake;
 
  protected:
-  // Book-keeping shared by both levels when a transaction leaves for the LSU.
+  // Both levels call accepted() when the unit takes an instruction, with the transactions it
+  // will emit (the golden model's, which the RTL's equal: tests/sim/test_sim_fidelity), and
+  // emit() for each transaction in order as it leaves: false when it cannot leave this cycle
+  // (the LSU port is full) and must be offered again. A pass-through lane that is not its
+  // instruction's last needs no port: it joins the gathered packet.
+  void accepted(const std::vector<golden::Transaction>& txns) {
+    Pending e;
+    for (const golden::Transaction& t : txns) {
+      ++e.total;
+      if (t.route == golden::Route::Lsu) ++e.pass;
+    }
+    if (e.total) pending_.push_back(e);
+  }
+  bool can_emit(Cycle now, const golden::Transaction& t) const {
+    const bool gathered = setup_.pass_coalesce && t.route == golden::Route::Lsu && pending_.front().pass > 1;
+    return gathered || out->can_push(now);
+  }
+  bool emit(Cycle now, const golden::Transaction& t) {
+    if (!can_emit(now, t)) return false;
+    Pending& e = pending_.front();
+    if (setup_.pass_coalesce && t.route == golden::Route::Lsu) {
+      gather_.push_back({t.addr, t.value, static_cast<uint32_t>(__builtin_popcount(t.lane_mask))});
+      if (--e.pass == 0) {  // the instruction's last pass-through lane: its lanes leave as one packet
+        Packet p = take_packet();
+        append_requests(p, gather_.data(), gather_.size(), setup_.sm, setup_.coalesce);
+        out->push(now, std::move(p));
+        gather_.clear();
+      }
+    } else {
+      if (t.route == golden::Route::Lsu) --e.pass;
+      out->push(now, to_packet(t));
+    }
+    if (--e.total == 0) pending_.pop_front();
+    return true;
+  }
+
+ private:
+  // Book-keeping shared by both levels when a transaction leaves for the LSU on its own.
   Packet to_packet(const golden::Transaction& t) {
     if (t.route == golden::Route::Reduced) {
       ++stats_.groups_reduced_in_core;
@@ -51,6 +97,14 @@ class ArcUnit : public sc_core::sc_module {
     p.push_back(std::move(r));
     return p;
   }
+  struct Pending {
+    uint32_t total = 0;  // transactions of the instruction still to leave
+    uint32_t pass = 0;   // of which pass-through lanes
+  };
+  std::deque<Pending> pending_;  // accepted instructions with transactions still to leave, oldest first
+  std::vector<LaneOp> gather_;   // the oldest one's pass-through lanes so far
+
+ protected:
   static golden::WarpInstr warp_instr(const trace::Instr& in) {
     golden::WarpInstr w;
     w.active_mask = in.active_mask;

@@ -24,6 +24,7 @@ void ArcUnitFast::step() {
     if (b) ++stats_.instrs_seen_busy;
     golden::process(warp_instr(*in.pop(now)), setup_.sched, b, txns_);  // into the unit's storage: no allocation
     golden::rtl_timing::schedule(txns_, sched_);
+    accepted(txns_);
     holding_ = true;
     accepted_ = now;
     next_ = 0;
@@ -41,12 +42,11 @@ void ArcUnitFast::step() {
     wake.at(offer);
     return;
   }
-  if (!out->can_push(now)) {
+  if (!emit(now, txns_[next_])) {
     out->await_room(now);  // the LSU port wakes us when it frees
     return;
   }
   delay_ = now - accepted_ - sched_.emit[next_];
-  out->push(now, to_packet(txns_[next_]));
   if (++next_ < txns_.size()) {
     wake.at(accepted_ + sched_.emit[next_] + delay_);
     return;

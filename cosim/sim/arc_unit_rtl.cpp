@@ -81,11 +81,11 @@ class ArcUnitRtl : public ArcUnit {
     }
     ran_ = true;
     last_ = now;
-    const bool can_out = out->can_push(now);
-    if (valid && can_out) {
-      golden::Transaction t{top_->txn_reduced_o ? golden::Route::Reduced : golden::Route::Lsu, top_->txn_addr_o,
-                            top_->txn_value_o, top_->txn_lane_mask_o};
-      out->push(now, to_packet(t));
+    bool can_out = out->can_push(now);
+    if (valid) {
+      const golden::Transaction t{top_->txn_reduced_o ? golden::Route::Reduced : golden::Route::Lsu, top_->txn_addr_o,
+                                  top_->txn_value_o, top_->txn_lane_mask_o};
+      can_out = emit(now, t);  // a gathered pass-through lane needs no port
     }
     top_->instr_valid_i = have_in;
     if (have_in) drive_instr(*in.front());
@@ -93,6 +93,8 @@ class ArcUnitRtl : public ArcUnit {
     top_->busy_i = b;
     top_->txn_ready_i = can_out;
     if (have_in && ready) {
+      golden::process(warp_instr(*in.front()), setup_.sched, b, txns_);  // what the RTL will emit for it
+      accepted(txns_);
       in.pop(now);
       driven_ = nullptr;  // the next instruction may reuse the sub-core's buffer: drive it anew
       if (b) ++stats_.instrs_seen_busy;
@@ -107,6 +109,7 @@ class ArcUnitRtl : public ArcUnit {
   }
 
   const trace::Instr* driven_ = nullptr;
+  std::vector<golden::Transaction> txns_;  // the accepted instruction's transactions (golden::process)
   bool ran_ = false;
   Cycle last_ = 0;
   std::unique_ptr<Varc_subcore_top_ftz1> top_;

@@ -88,6 +88,8 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   as.request_bytes = (g.coalesce_bytes > 0 ? l2_round_bytes(1, 1, 1, ss.coalesce) : static_cast<uint32_t>(g.flit_bytes)) +
                      ss.coalesce.instruction_bytes;
   as.sched.arith = fp::Arith::Native;       // fast level: host FPU sums (the RTL level uses its adder)
+  as.pass_coalesce = spec.knobs.arc_pass_coalesce != 0;
+  as.coalesce = ss.coalesce;
 
   BufferSetup bs = buffer_setup(spec, ss.coalesce, !trace.header.timing_only);
   for (uint32_t sm = 0; sm < sms; ++sm) {
