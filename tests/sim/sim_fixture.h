@@ -1,6 +1,8 @@
 // Shared by the timing-model tests: small seeded synthetic traces (arc::tracegen) written to
 // the test's temporary folder, and a small GPU so that contention appears quickly.
 #pragma once
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -38,6 +40,13 @@ inline tracegen::GenConfig hot(uint64_t instructions, uint64_t seed) {
   g.gap_mean = 20;
   g.special_prob = 0.0;
   return g;
+}
+
+// A binary32 word's value (the memory image holds words).
+inline double as_double(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return static_cast<double>(f);
 }
 
 inline RunSpec small_gpu() {

@@ -20,13 +20,8 @@ namespace {
 
 using testing::hot;
 using testing::small_gpu;
+using testing::as_double;
 using testing::synthetic;
-
-double as_double(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return static_cast<double>(f);
-}
 
 RunSpec buffered(Mode m, int64_t l1_bytes) {
   RunSpec s = small_gpu();

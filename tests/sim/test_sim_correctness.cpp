@@ -19,13 +19,8 @@ namespace {
 
 using testing::hot;
 using testing::small_gpu;
+using testing::as_double;
 using testing::synthetic;
-
-double as_double(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return static_cast<double>(f);
-}
 
 std::vector<RunSpec> all_modes() {
   std::vector<RunSpec> out;
