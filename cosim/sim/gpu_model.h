@@ -42,7 +42,6 @@ class GpuModel : public sc_core::sc_module {
   uint64_t rop_units() const { return static_cast<uint64_t>(rops_.size()); }
   const std::vector<std::unique_ptr<ArcUnit>>& arc_units() const { return arcs_; }
   const Lsu& lsu(uint32_t sm) const { return *lsus_[sm]; }
-  const std::vector<std::unique_ptr<AtomicBuffer>>& buffers() const { return buffers_; }
 
  private:
   RunSpec spec_;
