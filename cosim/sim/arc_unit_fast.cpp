@@ -4,9 +4,7 @@ namespace arc::sim {
 
 ArcUnitFast::ArcUnitFast(sc_core::sc_module_name name, const ArcUnitSetup& setup, Stats& stats)
     : ArcUnit(name, setup, stats) {
-  SC_METHOD(step);
-  sensitive << wake.ev;
-  dont_initialize();
+  wake.bind([this] { step(); });
 }
 
 void ArcUnitFast::step() {

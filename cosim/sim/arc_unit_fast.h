@@ -12,7 +12,6 @@ namespace arc::sim {
 
 class ArcUnitFast : public ArcUnit {
  public:
-  SC_HAS_PROCESS(ArcUnitFast);
   ArcUnitFast(sc_core::sc_module_name name, const ArcUnitSetup& setup, Stats& stats);
 
  private:

@@ -28,7 +28,6 @@ struct Wave {
 
 class ArcUnitRtl : public ArcUnit {
  public:
-  SC_HAS_PROCESS(ArcUnitRtl);
   ArcUnitRtl(sc_core::sc_module_name name, const ArcUnitSetup& setup, Stats& stats)
       : ArcUnit(name, setup, stats), top_(std::make_unique<Varc_subcore_top_ftz1>(basename())) {
     // Reset, before time 0: two edges with rst_ni low then high (no model time passes).
@@ -40,9 +39,7 @@ class ArcUnitRtl : public ArcUnit {
     tick();
     top_->rst_ni = 1;
     tick();
-    SC_METHOD(step);
-    sensitive << wake.ev;
-    dont_initialize();
+    wake.bind([this] { step(); });
   }
   ~ArcUnitRtl() override { top_->final(); }
   Varc_subcore_top_ftz1& top() { return *top_; }

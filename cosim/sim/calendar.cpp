@@ -1,5 +1,7 @@
 #include "clock.h"
 
+#include "error.h"
+
 namespace arc::sim {
 
 namespace {
@@ -7,10 +9,11 @@ Calendar* g_calendar = nullptr;
 }
 
 Calendar::Calendar(sc_core::sc_module_name name) : sc_module(name), wheel_(kWheel), full_(kWheel / 64, 0) {
+  if (g_calendar) throw Error("internal: a second timing-model Calendar in one process");
   g_calendar = this;
-  SC_METHOD(fire);
+  detail::g_now = 0;
+  SC_METHOD(fire);  // runs at time 0 too: the wakes asked for cycle 0 during elaboration
   sensitive << ev_;
-  dont_initialize();
 }
 
 Calendar::~Calendar() {
@@ -19,8 +22,13 @@ Calendar::~Calendar() {
 
 Calendar* Calendar::instance() { return g_calendar; }
 
+void Calendar::run_now(Wake* w) {
+  w->queued_ = true;
+  now_.push_back(w);
+}
+
 void Calendar::add(Wake* w, Cycle c) {
-  const Cycle now = now_cycle();
+  const Cycle now = detail::g_now;
   if (c - now < kWheel) {
     const size_t b = static_cast<size_t>(c % kWheel);
     wheel_[b].push_back(w);
@@ -28,7 +36,8 @@ void Calendar::add(Wake* w, Cycle c) {
   } else {
     far_[c].push_back(w);
   }
-  if (armed_ == kNever || armed_ < now || c < armed_) arm(c, now);
+  // Inside fire() the next arm happens on the way out; outside (elaboration) arm here.
+  if (!firing_ && (armed_ == kNever || armed_ < now || c < armed_)) arm(c, now);
 }
 
 void Calendar::arm(Cycle c, Cycle now) {
@@ -52,13 +61,17 @@ Cycle Calendar::next_due(Cycle now) const {
 }
 
 void Calendar::fire() {
-  const Cycle now = now_cycle();
+  const Cycle now = sc_core::sc_time_stamp().value() / ticks_per_cycle();
+  detail::g_now = now;
+  firing_ = true;
+  auto due = [&](Wake* w, Cycle at) {
+    if (w->pending_ == at && !w->queued_) run_now(w);  // else superseded by an earlier request
+  };
   // Far entries that are due now or have come within the wheel's reach move onto it.
   while (!far_.empty() && far_.begin()->first - now < kWheel) {
     const Cycle at = far_.begin()->first;
     if (at <= now) {
-      for (Wake* w : far_.begin()->second)
-        if (w->pending_ == at) w->ev.notify();  // else superseded by an earlier request
+      for (Wake* w : far_.begin()->second) due(w, at);
     } else {
       const size_t b = static_cast<size_t>(at % kWheel);
       auto& bucket = wheel_[b];
@@ -68,10 +81,18 @@ void Calendar::fire() {
     far_.erase(far_.begin());
   }
   const size_t b = static_cast<size_t>(now % kWheel);
-  for (Wake* w : wheel_[b])
-    if (w->pending_ == now) w->ev.notify();
+  for (Wake* w : wheel_[b]) due(w, now);
   wheel_[b].clear();
   full_[b / 64] &= ~(uint64_t{1} << (b % 64));
+  // Run the due modules, then whatever they wake for this same cycle, in order. A module
+  // woken again after it ran runs again (as a second delta cycle would run it).
+  for (size_t i = 0; i < now_.size(); ++i) {
+    Wake* w = now_[i];
+    w->queued_ = false;
+    w->run_();
+  }
+  now_.clear();
+  firing_ = false;
   const Cycle next = next_due(now);
   if (next == kNever) armed_ = kNever;
   else arm(next, now);

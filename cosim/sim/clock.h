@@ -1,12 +1,19 @@
 // Time in the timing model: one core clock cycle is one SystemC nanosecond. Every module is
-// an SC_METHOD that runs only when its wake event fires (skip-ahead: an idle unit schedules
-// nothing and costs nothing), and every hand-over between modules becomes visible no earlier
-// than the next cycle, so the order in which SystemC runs modules inside one cycle never
+// an sc_module whose step() runs only when its Wake is due (skip-ahead: an idle unit
+// schedules nothing and costs nothing), and every hand-over between modules becomes visible
+// no earlier than the next cycle, so the order in which modules run inside one cycle never
 // changes a result (the model is deterministic and fidelity-independent by construction).
+//
+// Dispatch: the model's Calendar is the one SC_METHOD that SystemC runs. SystemC advances
+// time to the Calendar's next due cycle (a timed event); there the Calendar calls each due
+// module's step() directly, then any module woken for that same cycle, until none is left
+// (what delta cycles did when each module was an SC_METHOD of its own, without an event,
+// a process switch and a kernel queue per activation).
 #pragma once
 #include <systemc>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -22,38 +29,45 @@ inline uint64_t ticks_per_cycle() {
 
 inline sc_core::sc_time cycles(Cycle n) { return sc_core::sc_time::from_value(n * ticks_per_cycle()); }
 
-inline Cycle now_cycle() { return sc_core::sc_time_stamp().value() / ticks_per_cycle(); }
+namespace detail {
+inline Cycle g_now = 0;  // the cycle the Calendar is running (set on each of its activations)
+}
+
+// The current cycle, inside a module's step().
+inline Cycle now_cycle() { return detail::g_now; }
 
 class Calendar;
 
-// A module's wake-up event. at(c) asks for a run at absolute cycle c. A request at or after a
-// pending future one is dropped; a module recomputes its next wake from its own state every
-// time it runs, so over-asking is harmless. Future requests go to the model's Calendar (one
-// SystemC timed event for the whole model) rather than each into the kernel's timed queue.
+// A module's wake-up. bind() names what runs (the module's step()); at(c) asks for a run at
+// absolute cycle c. A request at or after a pending future one is dropped; a module
+// recomputes its next wake from its own state every time it runs, so over-asking is
+// harmless. A request for the current cycle runs later in this cycle (once, however often
+// asked before it runs).
 class Wake {
  public:
-  sc_core::sc_event ev;
+  void bind(std::function<void()> run) { run_ = std::move(run); }
   void at(Cycle c);
 
  private:
   friend class Calendar;
+  std::function<void()> run_;
   Cycle pending_ = 0;
+  bool queued_ = false;  // in the Calendar's run list for the current cycle
 };
 
-// Calendar: the model's wake-up book. Holds (cycle -> modules) and one timed event for its
-// earliest cycle; when that cycle comes it notifies each due module's event for the same
-// cycle (a delta notification). Near cycles (< kWheel ahead) sit in a timing wheel, one
+// Calendar: the model's wake-up book and dispatcher. Holds (cycle -> wakes) and one SystemC
+// timed event for its earliest cycle. Near cycles (< kWheel ahead) sit in a timing wheel, one
 // bucket per cycle with a bitmap of the non-empty ones; farther ones in an ordered map until
-// they come near. Cost per wake: an append to a bucket (no allocation once warm) instead of
-// a heap operation over every module's timed event. One per process (one GpuModel per
-// process).
+// they come near. Cost per wake: an append to a bucket (no allocation once warm). One per
+// process (one GpuModel per process); it must exist before any module asks for a wake.
 class Calendar : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Calendar);
   explicit Calendar(sc_core::sc_module_name name);
   ~Calendar() override;
   static Calendar* instance();
-  void add(Wake* w, Cycle c);
+  void add(Wake* w, Cycle c);  // c > now
+  void run_now(Wake* w);       // later in the current cycle
 
  private:
   static constexpr Cycle kWheel = 4096;  // a power of two
@@ -64,20 +78,22 @@ class Calendar : public sc_core::sc_module {
   std::vector<std::vector<Wake*>> wheel_;  // bucket c % kWheel: the wakes for cycle c
   std::vector<uint64_t> full_;             // bit b: bucket b is non-empty
   std::map<Cycle, std::vector<Wake*>> far_;
+  std::vector<Wake*> now_;                 // to run in the current cycle, in order
+  bool firing_ = false;
   Cycle armed_ = kNever;
 };
 
 inline void Wake::at(Cycle c) {
   if (c == kNever) return;
   const Cycle now = now_cycle();
+  Calendar* cal = Calendar::instance();
   if (c <= now) {
-    ev.notify(sc_core::SC_ZERO_TIME);
+    if (!queued_) cal->run_now(this);
     return;
   }
   if (pending_ > now && pending_ <= c) return;
   pending_ = c;
-  if (Calendar* cal = Calendar::instance()) cal->add(this, c);
-  else ev.notify(cycles(c - now));
+  cal->add(this, c);
 }
 
 }  // namespace arc::sim

@@ -8,9 +8,7 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
     : sc_module(name), setup_(setup), state_(setup.sms, kIdle), blocked_(setup.rops), sm_slot_(setup.sms, 0), eject_slot_(setup.rops, 0) {
   for (uint32_t i = 0; i < setup.sms; ++i) from_sm.push_back(std::make_unique<Link<Request>>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
-  SC_METHOD(step);
-  sensitive << wake.ev;
-  dont_initialize();
+  wake.bind([this] { step(); });
 }
 
 void Icnt::step() {

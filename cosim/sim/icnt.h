@@ -36,7 +36,6 @@ struct IcntSetup {
 
 class Icnt : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(Icnt);
   Icnt(sc_core::sc_module_name name, const IcntSetup& setup);
 
   std::vector<std::unique_ptr<Link<Request>>> from_sm;

@@ -71,9 +71,7 @@ AtomicBuffer::AtomicBuffer(sc_core::sc_module_name name, const BufferSetup& setu
   for (size_t s = slots; s-- > 0;) free_slots_.push_back(static_cast<uint32_t>(s));
   bank_load_.assign(setup.banks, 0);
   map_.reserve(slots);
-  SC_METHOD(step);
-  sensitive << wake.ev;
-  dont_initialize();
+  wake.bind([this] { step(); });
 }
 
 bool AtomicBuffer::cores_done() const {

@@ -71,7 +71,6 @@ BufferSetup buffer_setup(const RunSpec& spec, const CoalesceSetup& coalesce, boo
 
 class AtomicBuffer : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(AtomicBuffer);
   AtomicBuffer(sc_core::sc_module_name name, const BufferSetup& setup, Stats& stats);
 
   std::vector<std::unique_ptr<Link<Packet>>> ports;  // one per sub-core

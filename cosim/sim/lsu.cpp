@@ -11,9 +11,7 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& has
   for (uint32_t i = 0; i < setup.ports; ++i) ports.push_back(std::make_unique<Link<Packet>>(1));
   taken_.assign(setup.ports, 0);
   grants_.assign(setup.ports, 0);
-  SC_METHOD(step);
-  sensitive << wake.ev;
-  dont_initialize();
+  wake.bind([this] { step(); });
 }
 
 void Lsu::account(Cycle now) {

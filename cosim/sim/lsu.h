@@ -35,7 +35,6 @@ struct LsuSetup {
 
 class Lsu : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(Lsu);
   Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& hash, Stats& stats);
 
   std::vector<std::unique_ptr<Link<Packet>>> ports;  // one per sub-core

@@ -24,9 +24,7 @@ RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& se
       log_(log),
       words_(words),
       stats_(stats) {
-  SC_METHOD(step);
-  sensitive << wake.ev;
-  dont_initialize();
+  wake.bind([this] { step(); });
 }
 
 void RopUnit::step() {

@@ -50,7 +50,6 @@ struct CommitLog {
 
 class RopUnit : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(RopUnit);
   // words: per gradient word, shared by the units (a word belongs to one unit).
   RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
           CommitLog& log, std::vector<WordState>& words, Stats& stats);

@@ -9,8 +9,8 @@ namespace arc::sim {
 SubCore::SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work,
                  InstrSource& source, Stats& stats)
     : sc_module(name), setup_(setup), work_(work), source_(source), stats_(stats) {
-  SC_METHOD(step);
-  sensitive << wake.ev;  // runs at cycle 0 too (initialization), then only when woken
+  wake.bind([this] { step(); });
+  wake.at(0);  // runs at cycle 0 (initialization), then only when woken
   admit_warps(0);
 }
 

@@ -52,7 +52,6 @@ struct SubCoreSetup {
 
 class SubCore : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(SubCore);
   SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work, InstrSource& source,
           Stats& stats);
 

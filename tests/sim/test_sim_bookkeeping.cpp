@@ -87,10 +87,9 @@ TEST(SimBookkeeping, EndOfRunCheckCatchesAPlantedLostWakeup) {
 // Returns the packets admitted per port after `n` cycles (run in a child: SystemC elaborates
 // once per process).
 struct LsuDriver : sc_core::sc_module {
-  SC_HAS_PROCESS(LsuDriver);
   LsuDriver(sc_core::sc_module_name nm, Lsu& lsu, Link<Request>& out) : sc_module(nm), lsu_(lsu), out_(out) {
-    SC_METHOD(step);
-    sensitive << wake.ev;
+    wake.bind([this] { step(); });
+    wake.at(0);
   }
   void step() {
     const Cycle now = now_cycle();
