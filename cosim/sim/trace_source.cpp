@@ -223,6 +223,110 @@ class ChunkQueues {
   std::vector<uint32_t> free_;
 };
 
+// A record packed for a warp's queue: a 2-byte length, then varint fields, the address kind
+// and either one word (warp-uniform: every active lane on one word) or zigzag deltas between
+// active lanes, then the raw values (full traces only).
+namespace packed {
+
+// The most bytes one packed record takes: 8 varint fields (<= 10 bytes), the address kind
+// and 32 lanes of a zigzag delta (<= 10) and a value (4), after its 2-byte length.
+constexpr size_t kMax = 2 + 8 * 10 + 1 + trace::kLanes * 14;
+static_assert(kMax < 0x10000);
+
+inline uint8_t* put(uint8_t* o, uint64_t v) {
+  while (v >= 0x80) {
+    *o++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *o++ = static_cast<uint8_t>(v);
+  return o;
+}
+
+inline uint64_t get(const uint8_t*& p) {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const uint8_t c = *p++;
+    v |= static_cast<uint64_t>(c & 0x7F) << shift;
+    if (!(c & 0x80)) return v;
+  }
+}
+
+// Packs `in` at out (kMax bytes free); returns the bytes written, length prefix included.
+size_t pack(const trace::Instr& in, bool values, uint8_t* out) {
+  uint8_t* o = out + 2;
+  o = put(o, in.subcore);
+  o = put(o, in.seq);
+  o = put(o, in.active_mask);
+  o = put(o, in.gap);
+  o = put(o, in.flags);
+  o = put(o, in.reduced_mask);
+  o = put(o, in.param);
+  o = put(o, in.nparams);
+  const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+  const bool uniform = one_address(in);
+  *o++ = uniform ? 1 : 0;
+  if (uniform) {
+    o = put(o, a0);
+  } else {
+    uint32_t prev = 0;
+    for (uint32_t m = in.active_mask; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      const int64_t d = static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev);
+      o = put(o, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
+      prev = in.addr[l];
+    }
+  }
+  if (values) {
+    for (uint32_t m = in.active_mask; m; m &= m - 1) {
+      __builtin_memcpy(o, &in.value[static_cast<size_t>(__builtin_ctz(m))], 4);
+      o += 4;
+    }
+  }
+  const size_t n = static_cast<size_t>(o - out - 2);
+  out[0] = static_cast<uint8_t>(n);
+  out[1] = static_cast<uint8_t>(n >> 8);
+  return n + 2;
+}
+
+inline size_t length(const uint8_t* p) { return 2 + (static_cast<size_t>(p[0]) | static_cast<size_t>(p[1]) << 8); }
+
+// Unpacks the record at p (its length prefix first) into out; sm and warp stay as they are.
+void unpack(const uint8_t* p, bool values, trace::Instr& out) {
+  p += 2;
+  out.subcore = static_cast<uint32_t>(get(p));
+  out.seq = get(p);
+  out.active_mask = static_cast<uint32_t>(get(p));
+  out.gap = static_cast<uint32_t>(get(p));
+  out.flags = static_cast<uint32_t>(get(p));
+  out.reduced_mask = static_cast<uint32_t>(get(p));
+  out.param = static_cast<uint8_t>(get(p));
+  out.nparams = static_cast<uint8_t>(get(p));
+  out.addr.fill(0);  // inactive lanes read zero, as from the reader
+  out.value.fill(0);
+  if (*p++) {
+    const uint32_t a0 = static_cast<uint32_t>(get(p));
+    for (uint32_t m = out.active_mask; m; m &= m - 1) out.addr[static_cast<size_t>(__builtin_ctz(m))] = a0;
+  } else {
+    int64_t prev = 0;
+    for (uint32_t m = out.active_mask; m; m &= m - 1) {
+      const uint64_t z = get(p);
+      prev += static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
+      out.addr[static_cast<size_t>(__builtin_ctz(m))] = static_cast<uint32_t>(prev);
+    }
+  }
+  if (values) {
+    for (uint32_t m = out.active_mask; m; m &= m - 1) {
+      __builtin_memcpy(&out.value[static_cast<size_t>(__builtin_ctz(m))], p, 4);
+      p += 4;
+    }
+  }
+}
+
+}  // namespace packed
+
+// The model's source. A worker thread (BatchWorker) reads the file (decompressing, decoding
+// and checking each record), finds each record's warp and packs it; the model's thread only
+// files packed records into their warps' queues and unpacks the one a warp asks for.
 class FileSource : public InstrSource {
  public:
   FileSource(const std::string& path, const TraceSummary& s)
@@ -237,21 +341,30 @@ class FileSource : public InstrSource {
       heads_[w].sm = s.warps[w].sm;
       heads_[w].warp = s.warps[w].warp;
     }
+    worker_ = std::make_unique<trace::BatchWorker<Batch>>(
+        4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
   }
   const trace::Instr& front(size_t w) override {
     if (!head_valid_[w]) {
       if (queues_.count(w)) {
-        unpack(w, heads_[w]);
+        uint8_t buf[packed::kMax];
+        queues_.take(w, buf, 2);
+        queues_.take(w, buf + 2, packed::length(buf) - 2);
+        queues_.record_taken(w);
+        --buffered_;
+        packed::unpack(buf, values_, heads_[w]);
       } else {
         for (;;) {
-          const trace::Instr& in = read_one();
-          const size_t k = index_.find(in.sm, in.warp);
-          if (k == WarpIndex::kNone) throw Error(fmt::format("{}: a warp appeared that the first pass did not see", path_));
+          if (!batch_ || at_ == batch_->warp.size()) next_batch();
+          const size_t k = batch_->warp[at_];
+          const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
+          ++at_;
           if (k == w) {
-            heads_[w] = in;
+            packed::unpack(p, values_, heads_[w]);
             break;
           }
-          pack(k, in);
+          queues_.push(k, p, packed::length(p));
+          if (++buffered_ > peak_) peak_ = buffered_;
         }
       }
       head_valid_[w] = 1;
@@ -263,116 +376,49 @@ class FileSource : public InstrSource {
   uint64_t buffered_bytes_peak() const override { return queues_.chunks_peak() * ChunkQueues::kChunk; }
 
  private:
-  // The most bytes one packed record takes: 8 varint fields (<= 10 bytes), the address kind
-  // and 32 lanes of a zigzag delta (<= 10) and a value (4); stored after a 2-byte length.
-  static constexpr size_t kMaxPacked = 8 * 10 + 1 + trace::kLanes * 14;
-  static_assert(kMaxPacked < 0x10000);
-  static uint8_t* put(uint8_t* o, uint64_t v) {
-    while (v >= 0x80) {
-      *o++ = static_cast<uint8_t>(v | 0x80);
-      v >>= 7;
+  static constexpr size_t kBatch = 4096;  // records per batch
+  struct Batch {
+    std::vector<uint8_t> bytes;    // packed records, back to back
+    std::vector<uint32_t> warp;    // per record: its warp (index into the summary)
+    std::vector<uint32_t> offset;  // per record: where it starts in bytes
+  };
+  // Worker thread: the next kBatch records; false once the file has no more.
+  bool fill(Batch& b) {
+    b.bytes.resize(kBatch * packed::kMax);
+    b.warp.clear();
+    b.offset.clear();
+    size_t at = 0;
+    while (b.warp.size() < kBatch) {
+      const trace::Instr* in = reader_.next();
+      if (!in) break;
+      const size_t k = index_.find(in->sm, in->warp);
+      if (k == WarpIndex::kNone) throw Error(fmt::format("{}: a warp appeared that the first pass did not see", path_));
+      b.warp.push_back(static_cast<uint32_t>(k));
+      b.offset.push_back(static_cast<uint32_t>(at));
+      at += packed::pack(*in, values_, b.bytes.data() + at);
     }
-    *o++ = static_cast<uint8_t>(v);
-    return o;
+    return b.warp.size() == kBatch;
   }
-  static uint64_t get(const uint8_t*& p) {
-    uint64_t v = 0;
-    for (int shift = 0;; shift += 7) {
-      const uint8_t c = *p++;
-      v |= static_cast<uint64_t>(c & 0x7F) << shift;
-      if (!(c & 0x80)) return v;
-    }
-  }
-  const trace::Instr& read_one() {
-    const trace::Instr* in = reader_.next();
-    if (!in)
-      throw Error(fmt::format("{}: the trace ended before its first pass said it would (did the file change?)", path_));
-    return *in;
-  }
-  void pack(size_t w, const trace::Instr& in) {
-    uint8_t buf[2 + kMaxPacked];
-    uint8_t* o = buf + 2;
-    o = put(o, in.subcore);
-    o = put(o, in.seq);
-    o = put(o, in.active_mask);
-    o = put(o, in.gap);
-    o = put(o, in.flags);
-    o = put(o, in.reduced_mask);
-    o = put(o, in.param);
-    o = put(o, in.nparams);
-    // Addresses: a warp-uniform instruction (every active lane on one word) stores its word
-    // once (kind 1); otherwise (kind 0) zigzag deltas between active lanes.
-    const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
-    const bool uniform = one_address(in);
-    *o++ = uniform ? 1 : 0;
-    if (uniform) {
-      o = put(o, a0);
-    } else {
-      uint32_t prev = 0;
-      for (uint32_t m = in.active_mask; m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        const int64_t d = static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev);
-        o = put(o, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
-        prev = in.addr[l];
-      }
-    }
-    if (values_) {
-      for (uint32_t m = in.active_mask; m; m &= m - 1) {
-        __builtin_memcpy(o, &in.value[static_cast<size_t>(__builtin_ctz(m))], 4);
-        o += 4;
-      }
-    }
-    const size_t n = static_cast<size_t>(o - buf - 2);
-    buf[0] = static_cast<uint8_t>(n);
-    buf[1] = static_cast<uint8_t>(n >> 8);
-    queues_.push(w, buf, n + 2);
-    if (++buffered_ > peak_) peak_ = buffered_;
-  }
-  void unpack(size_t w, trace::Instr& out) {
-    uint8_t buf[kMaxPacked];
-    uint8_t len[2];
-    queues_.take(w, len, 2);
-    queues_.take(w, buf, static_cast<size_t>(len[0]) | static_cast<size_t>(len[1]) << 8);
-    queues_.record_taken(w);
-    --buffered_;
-    const uint8_t* p = buf;
-    out.subcore = static_cast<uint32_t>(get(p));
-    out.seq = get(p);
-    out.active_mask = static_cast<uint32_t>(get(p));
-    out.gap = static_cast<uint32_t>(get(p));
-    out.flags = static_cast<uint32_t>(get(p));
-    out.reduced_mask = static_cast<uint32_t>(get(p));
-    out.param = static_cast<uint8_t>(get(p));
-    out.nparams = static_cast<uint8_t>(get(p));
-    out.addr.fill(0);  // inactive lanes read zero, as from the reader
-    out.value.fill(0);
-    if (*p++) {
-      const uint32_t a0 = static_cast<uint32_t>(get(p));
-      for (uint32_t m = out.active_mask; m; m &= m - 1) out.addr[static_cast<size_t>(__builtin_ctz(m))] = a0;
-    } else {
-      int64_t prev = 0;
-      for (uint32_t m = out.active_mask; m; m &= m - 1) {
-        const uint64_t z = get(p);
-        prev += static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
-        out.addr[static_cast<size_t>(__builtin_ctz(m))] = static_cast<uint32_t>(prev);
-      }
-    }
-    if (values_) {
-      for (uint32_t m = out.active_mask; m; m &= m - 1) {
-        __builtin_memcpy(&out.value[static_cast<size_t>(__builtin_ctz(m))], p, 4);
-        p += 4;
-      }
-    }
+  void next_batch() {
+    do {
+      batch_ = worker_->next();
+      at_ = 0;
+      if (!batch_)
+        throw Error(fmt::format("{}: the trace ended before its first pass said it would (did the file change?)", path_));
+    } while (batch_->warp.empty());
   }
 
   std::string path_;
-  trace::Reader reader_;
+  trace::Reader reader_;  // the worker's
   bool values_;
   WarpIndex index_;
   ChunkQueues queues_;
   std::vector<trace::Instr> heads_;
   std::vector<char> head_valid_;
+  Batch* batch_ = nullptr;
+  size_t at_ = 0;
   uint64_t buffered_ = 0, peak_ = 0;
+  std::unique_ptr<trace::BatchWorker<Batch>> worker_;  // last: stopped before the members it uses go
 };
 
 }  // namespace
