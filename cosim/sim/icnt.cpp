@@ -5,7 +5,14 @@
 namespace arc::sim {
 
 Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
-    : sc_module(name), setup_(setup), state_(setup.sms, kIdle), blocked_(setup.rops), sm_slot_(setup.sms, 0), eject_slot_(setup.rops, 0) {
+    : sc_module(name),
+      setup_(setup),
+      state_(setup.sms, kIdle),
+      active_(setup.sms),
+      blocked_(setup.rops),
+      blocked_rops_(setup.rops),
+      sm_slot_(setup.sms, 0),
+      eject_slot_(setup.rops, 0) {
   for (uint32_t i = 0; i < setup.sms; ++i) from_sm.push_back(std::make_unique<Link<Request>>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   wake.bind([this] { step(); });
@@ -18,34 +25,30 @@ void Icnt::step() {
   const Cycle lat = std::max<uint32_t>(setup_.latency, 1);
   Cycle next = kNever;
   // Visit the SMs with flits in round-robin order, from SM (cycle mod SMs): the priority
-  // rotates with time, not with how often this module happens to run (active_ is kept sorted,
-  // so the order never depends on which LSU ran first in a cycle).
+  // rotates with time, not with how often this module happens to run (active_ is a set visited
+  // in ascending order, so the order never depends on which LSU ran first in a cycle).
   const uint32_t rr = static_cast<uint32_t>(now % setup_.sms);
   // SMs blocked on a ROP input come back into the visiting order when that input has room
   // (a slot freed this cycle is usable only from the next one, so one look per ROP unit
   // settles it for all its waiters; most SMs, while the ROPs are the bottleneck). Back in the
   // order, such an SM checks its head as any other: an earlier SM may take the room first.
-  for (uint32_t rop = 0; rop < setup_.rops; ++rop) {
-    std::vector<uint32_t>& waiting = blocked_[rop];
-    if (waiting.empty()) continue;
+  blocked_rops_.for_each([&](size_t rop) {
     Link<Request>& out = *to_rop[rop];
     if (!out.can_push(now)) {
       out.await_room(now);  // the ROP's pop wakes us
-      continue;
+      return;
     }
-    for (uint32_t sm : waiting) activate(sm);
-    waiting.clear();
-  }
+    for (uint32_t sm : blocked_[rop]) activate(sm);
+    blocked_[rop].clear();
+    blocked_rops_.erase(rop);
+  });
   while (!parked_.empty() && parked_.top().first <= now) {
     const uint32_t sm = parked_.top().second;
     parked_.pop();
     activate(sm);
   }
-  const size_t n = active_.size();
-  const size_t start = static_cast<size_t>(std::lower_bound(active_.begin(), active_.end(), rr) - active_.begin());
-  bool left = false;  // an SM left the visiting order (emptied, blocked or parked)
-  for (size_t j = 0; j < n; ++j) {
-    const uint32_t sm = active_[(start + j) % n];
+  active_.for_each_from(rr, [&](size_t smi) {
+    const uint32_t sm = static_cast<uint32_t>(smi);
     Link<Request>& in = *from_sm[sm];
     bool blocked = false;
     uint64_t& slot = sm_slot_[sm];
@@ -56,8 +59,10 @@ void Icnt::step() {
       if (!out.can_push(now)) {
         out.await_room(now);  // the ROP's pop wakes us
         blocked_[rop].push_back(sm);
+        blocked_rops_.insert(rop);
         state_[sm] = kBlocked;
-        left = blocked = true;
+        active_.erase(sm);
+        blocked = true;
         break;
       }
       const uint64_t s = std::max<uint64_t>(slot, now * F);
@@ -69,7 +74,7 @@ void Icnt::step() {
       const Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, last + lat);
       out.push(now, in.pop(now), at - now);
     }
-    if (blocked) continue;
+    if (blocked) return;
     // Next cycle this SM can send: its link's next free byte, or its head becoming visible.
     // Until then it waits out of the visiting order (an LSU push only appends behind the
     // head, so it cannot make that cycle earlier).
@@ -78,18 +83,16 @@ void Icnt::step() {
     else if (!in.empty()) resume = in.next_ready();
     if (resume == kNever) {
       state_[sm] = kIdle;
-      left = true;
+      active_.erase(sm);
     } else if (resume > now + 1) {
       parked_.emplace(resume, sm);
       state_[sm] = kParked;
-      left = true;
+      active_.erase(sm);
     } else {
       next = std::min(next, resume);
     }
-  }
+  });
   if (!parked_.empty()) next = std::min(next, parked_.top().first);
-  if (left) active_.erase(std::remove_if(active_.begin(), active_.end(), [&](uint32_t sm) { return state_[sm] != kActive; }),
-                          active_.end());
   wake.at(next);
 }
 

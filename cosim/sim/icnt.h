@@ -19,6 +19,7 @@
 #include <queue>
 #include <vector>
 
+#include "bitset.h"
 #include "link.h"
 #include "request.h"
 
@@ -52,9 +53,9 @@ class Icnt : public sc_core::sc_module {
   }
 
  private:
-  void activate(uint32_t sm) {  // into the visiting order, kept ascending
+  void activate(uint32_t sm) {  // into the visiting order
     state_[sm] = kActive;
-    active_.insert(std::lower_bound(active_.begin(), active_.end(), sm), sm);
+    active_.insert(sm);
   }
   void step();
 
@@ -64,8 +65,9 @@ class Icnt : public sc_core::sc_module {
   // or its head not yet visible).
   enum : char { kIdle, kActive, kBlocked, kParked };
   std::vector<char> state_;                      // per SM
-  std::vector<uint32_t> active_;                 // SMs in the visiting order, ascending
+  BitSet active_;                                // SMs in the visiting order (ascending from the cycle's first)
   std::vector<std::vector<uint32_t>> blocked_;   // per ROP unit: the SMs waiting on its input
+  BitSet blocked_rops_;                          // ROP units with SMs waiting on them
   using Parked = std::pair<Cycle, uint32_t>;     // (cycle it can send again, SM)
   std::priority_queue<Parked, std::vector<Parked>, std::greater<Parked>> parked_;
   // Byte slots (slot = cycle x bytes per cycle + k): the next free one of each SM's link and
