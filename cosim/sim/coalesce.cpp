@@ -30,6 +30,16 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
   // A warp-uniform instruction (every op on one word): one request of n rounds, one word each.
   bool uniform = true;
   for (size_t i = 1; i < n; ++i) uniform &= ops[i].addr == ops[0].addr;
+  if (uniform && setup.runs) {
+    uint32_t lanes = 0;
+    for (size_t i = 0; i < n; ++i) lanes += ops[i].lanes;
+    Request r(LaneOp{ops[0].addr, 0, lanes}, sm);
+    r.count = static_cast<uint32_t>(n);
+    r.bytes = static_cast<uint32_t>(n) * single;
+    r.link_bytes = static_cast<uint32_t>(n) * single_link;
+    out.push_back(std::move(r));
+    return;
+  }
   if (uniform) {
     OpsRef shared = OpsRef::make();
     std::copy(ops, ops + n, shared->ops);

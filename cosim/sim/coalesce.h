@@ -33,6 +33,10 @@ struct CoalesceSetup {
   uint32_t l2_header_bytes = kAsLink;  // the L2 side's header / sector bytes (kAsLink: as the link's)
   uint32_t l2_sector_bytes = kAsLink;
   uint32_t instruction_bytes = 0;      // L2 side: once per warp instruction (packet)
+  // A warp-uniform request (every op on one word) becomes a run (request.h) instead of an op
+  // array: only where no value or per-op record is needed (timing-only trace, no commit log)
+  // and only the ROP units consume the requests (not the SM-side atomic buffers).
+  bool runs = false;
 
   uint32_t l2_header() const { return l2_header_bytes == kAsLink ? header_bytes : l2_header_bytes; }
   uint32_t l2_sector() const { return l2_sector_bytes == kAsLink ? sector_bytes : l2_sector_bytes; }

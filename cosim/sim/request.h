@@ -52,7 +52,8 @@ class OpsRef {
 // One request to L2: the word updates of one warp-level atomic that fall in one coalescing
 // granule (GPU key coalesce_bytes; 0 = every lane its own request), in commit order (per word,
 // ascending lanes). A request of one op keeps it inline; a coalesced one shares its packet's
-// op array. `link_bytes` is what it costs on the SM's crossbar link, `bytes` at the crossbar
+// op array; a run (timing-only traces, CoalesceSetup::runs) is `count` ops on the one word
+// `one.addr`, value 0, carrying `one.lanes` lane updates together, with no op array at all. `link_bytes` is what it costs on the SM's crossbar link, `bytes` at the crossbar
 // output and the ROP unit's input (each moves flit_bytes per flit; coalesce.h).
 struct Request {
   LaneOp one;   // the op when count == 1 and !many
@@ -66,7 +67,8 @@ struct Request {
 
   Request() = default;
   Request(LaneOp op, uint32_t sm_) : one(op), sm(sm_) {}
-  const LaneOp* begin() const { return many ? many->ops + first : &one; }
+  bool run() const { return !many && count > 1; }
+  const LaneOp* begin() const { return many ? many->ops + first : &one; }  // not for a run
   const LaneOp* end() const { return begin() + count; }
   uint32_t addr() const { return begin()->addr; }  // the word the hash routes on
 };

@@ -78,7 +78,15 @@ void RopUnit::step() {
     // run starts same_addr_interval x m cycles after its first (each waits for the one before).
     Cycle last = now;
     const uint32_t gap = serialize ? setup_.same_addr_interval : 0;
-    for (const LaneOp *op = r.begin(), *end = r.end(); op != end;) {
+    if (r.run()) {  // count ops on one word, lanes together, values 0 (a timing-only trace)
+      WordState& w = words_[r.one.addr];
+      const Cycle t0 = serialize ? std::max(now, w.free) : now;
+      const Cycle t = t0 + Cycle{r.count} * gap;
+      w.arrived += r.one.lanes;
+      if (serialize) w.free = t;
+      last = std::max(last, t - gap);
+    }
+    for (const LaneOp *op = r.run() ? nullptr : r.begin(), *end = r.run() ? nullptr : r.end(); op != end;) {
       const uint32_t addr = op->addr;
       WordState& w = words_[addr];
       const Cycle t0 = serialize ? std::max(now, w.free) : now;
