@@ -30,17 +30,38 @@ void Icnt::step() {
   const uint32_t rr = static_cast<uint32_t>(now % setup_.sms);
   // SMs blocked on a ROP input come back into the visiting order when that input has room
   // (a slot freed this cycle is usable only from the next one, so one look per ROP unit
-  // settles it for all its waiters; most SMs, while the ROPs are the bottleneck). Back in the
-  // order, such an SM checks its head as any other: an earlier SM may take the room first.
+  // settles it for all its waiters). Back in the order, such an SM checks its head as any
+  // other: an earlier SM may take the room first. Room only shrinks while the crossbar runs,
+  // and a waiter whose link is free this cycle takes at least one slot when visited (its head
+  // goes to this unit), so of those only the first `room` in visiting order can get in: they
+  // come back, the others stay blocked (a visit would only block them again). A waiter whose
+  // link is busy this cycle comes back too (its visit parks it).
+  recheck_.clear();
   blocked_rops_.for_each([&](size_t rop) {
     Link<Request>& out = *to_rop[rop];
     if (!out.can_push(now)) {
       out.await_room(now);  // the ROP's pop wakes us
       return;
     }
-    for (uint32_t sm : blocked_[rop]) activate(sm);
-    blocked_[rop].clear();
-    blocked_rops_.erase(rop);
+    std::vector<uint32_t>& waiting = blocked_[rop];
+    size_t room = out.free_slots(now);
+    size_t keep = 0;
+    for (uint32_t sm : waiting) {
+      if (std::max<uint64_t>(sm_slot_[sm], now * F) >= (now + 1) * F) activate(sm);
+      else waiting[keep++] = sm;
+    }
+    waiting.resize(keep);
+    while (room > 0 && !waiting.empty()) {
+      size_t best = 0;
+      for (size_t i = 1; i < waiting.size(); ++i)
+        if ((waiting[i] + setup_.sms - rr) % setup_.sms < (waiting[best] + setup_.sms - rr) % setup_.sms) best = i;
+      activate(waiting[best]);
+      waiting[best] = waiting.back();
+      waiting.pop_back();
+      --room;
+    }
+    if (waiting.empty()) blocked_rops_.erase(rop);
+    else recheck_.push_back(static_cast<uint32_t>(rop));
   });
   while (!parked_.empty() && parked_.top().first <= now) {
     const uint32_t sm = parked_.top().second;
@@ -92,6 +113,9 @@ void Icnt::step() {
       next = std::min(next, resume);
     }
   });
+  // A unit whose remaining waiters were not visited is full now: the next pop must wake us.
+  for (uint32_t rop : recheck_)
+    if (!blocked_[rop].empty()) to_rop[rop]->await_room(now);
   if (!parked_.empty()) next = std::min(next, parked_.top().first);
   wake.at(next);
 }

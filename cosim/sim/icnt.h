@@ -68,6 +68,7 @@ class Icnt : public sc_core::sc_module {
   BitSet active_;                                // SMs in the visiting order (ascending from the cycle's first)
   std::vector<std::vector<uint32_t>> blocked_;   // per ROP unit: the SMs waiting on its input
   BitSet blocked_rops_;                          // ROP units with SMs waiting on them
+  std::vector<uint32_t> recheck_;                // this step: units that kept waiters back
   using Parked = std::pair<Cycle, uint32_t>;     // (cycle it can send again, SM)
   std::priority_queue<Parked, std::vector<Parked>, std::greater<Parked>> parked_;
   // Byte slots (slot = cycle x bytes per cycle + k): the next free one of each SM's link and
