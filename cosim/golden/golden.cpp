@@ -19,9 +19,9 @@ size_t match_into(const WarpInstr& in, Group* g) {
   while (rem != 0) {
     const int leader = __builtin_ctz(rem);
     const uint32_t a = in.addr[leader];
-    uint32_t mask = 0;
-    for (int l = leader; l < kLanes; ++l)
-      if (((rem >> l) & 1u) && in.addr[l] == a) mask |= 1u << l;
+    uint32_t same = 0;  // every lane on `a` (all 32 compared at once: vectorizes); the group is those still in rem
+    for (int l = 0; l < kLanes; ++l) same |= static_cast<uint32_t>(in.addr[l] == a) << l;
+    const uint32_t mask = same & rem;
     g[n++] = {a, mask};
     rem &= ~mask;
   }
@@ -35,8 +35,17 @@ std::vector<Group> match_addresses(const WarpInstr& in) {
   return std::vector<Group>(g, g + match_into(in, g));
 }
 
+namespace {
+// True when every lane of `mask` holds +0.0 (a timing-only trace): any sum of them is +0.0.
+bool all_zero(const std::array<uint32_t, kLanes>& values, uint32_t mask) {
+  uint32_t nonzero = 0;
+  for (int l = 0; l < kLanes; ++l) nonzero |= static_cast<uint32_t>(values[l] != 0) << l;
+  return (nonzero & mask) == 0;
+}
+}  // namespace
+
 uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz, fp::Arith arith) {
-  if (lane_mask == 0) return 0;
+  if (lane_mask == 0 || all_zero(in.value, lane_mask)) return 0;
   int l = __builtin_ctz(lane_mask);
   uint32_t acc = in.value[l];
   for (uint32_t rem = lane_mask & (lane_mask - 1); rem != 0; rem &= rem - 1)
@@ -46,6 +55,7 @@ uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz, fp
 
 uint32_t butterfly_sum(const std::array<uint32_t, kLanes>& values, uint32_t active_mask, fp::FtzMode ftz,
                        fp::Arith arith) {
+  if (all_zero(values, active_mask)) return 0;
   std::array<uint32_t, kLanes> v{};
   for (int l = 0; l < kLanes; ++l) v[l] = ((active_mask >> l) & 1u) ? values[l] : 0u;
   // __shfl_down_sync(v, off): lane l reads lane l+off; lanes with l+off >= 32 read their own

@@ -45,7 +45,10 @@ void ArcUnitFast::step() {
     return;
   }
   delay_ = now - accepted_ - sched_.emit[next_];
-  if (++next_ < txns_.size()) {
+  // Gathered pass-through lanes that follow join the packet now: each would be offered (and
+  // taken: no port, no delay) at its own cycle, with nothing visible until the lane that sends.
+  while (++next_ < txns_.size() && gathers(txns_[next_])) emit(now, txns_[next_]);
+  if (next_ < txns_.size()) {
     wake.at(accepted_ + sched_.emit[next_] + delay_);
     return;
   }

@@ -67,11 +67,12 @@ std::string check_instr(const Header& h, const Instr& in) {
     return "SM id " + std::to_string(in.sm) + " >= SM count " + std::to_string(h.sm_count);
   if (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)
     return "sub-core id " + std::to_string(in.subcore) + " >= sub-cores per SM " + std::to_string(h.subcores_per_sm);
-  for (uint32_t m = in.active_mask; m; m &= m - 1) {
-    const int l = __builtin_ctz(m);
-    if (in.addr[l] >= h.buffer_words)
-      return "lane " + std::to_string(l) + " address " + std::to_string(in.addr[l]) +
-             " is outside the gradient buffer (" + std::to_string(h.buffer_words) + " words)";
+  uint32_t outside = 0;  // lanes whose address is outside the buffer (all 32 at once: vectorizes)
+  for (int l = 0; l < kLanes; ++l) outside |= static_cast<uint32_t>(in.addr[l] >= h.buffer_words) << l;
+  if (const uint32_t bad = outside & in.active_mask) {
+    const int l = __builtin_ctz(bad);
+    return "lane " + std::to_string(l) + " address " + std::to_string(in.addr[l]) +
+           " is outside the gradient buffer (" + std::to_string(h.buffer_words) + " words)";
   }
   if (in.reduced_mask & ~in.active_mask)
     return "lane data inconsistent with the mask: reduced_mask " + detail::hex32(in.reduced_mask) +
