@@ -10,11 +10,12 @@
 # The traces stay on the device machine (several GB). OUT_DIR/full.log gets every step's output
 # and wall time.
 #
-# Usage: [SIM_MODES="baseline ..."] [SCENES="pulsar tex"] [TIMING_ONLY=1] [SIM_TIMEOUT=330] scripts/gpu-full-capture.sh OUT_DIR [ARC_BENCH] [ARCSIM]
+# Usage: [SIM_MODES="baseline ..."] [SCENES="pulsar tex"] [TIMING_ONLY=1] [SIM_TIMEOUT=330] [KEEP_DIR=DIR] scripts/gpu-full-capture.sh OUT_DIR [ARC_BENCH] [ARCSIM]
 #   SIM_MODES: the gs modes to simulate side by side (default all four; one mode = a clean timing)
 #   SCENES: the other scenes to capture (default pulsar tex; "" = none)
 #   TIMING_ONLY=1: capture gs in the timing-only form directly (arc_bench --trace-timing-only),
 #     no full form and no strip; SIM_TIMEOUT: seconds each mode may run (default 330)
+#   KEEP_DIR: write the traces there (default: a new folder under /tmp); they stay either way
 #   defaults .devcarry/arc_bench (nvcc 13.0, sm_90) and .devcarry/arcsim (stripped; its shared
 #   libraries in .devcarry/lib).
 set -uo pipefail
@@ -26,7 +27,12 @@ sim=${3:-$root/.devcarry/arcsim}
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-work=$(mktemp -d /tmp/arcsim-full.XXXXXX)
+if [ -n "${KEEP_DIR:-}" ]; then
+  mkdir -p "$KEEP_DIR"
+  work=$(cd "$KEEP_DIR" && pwd)
+else
+  work=$(mktemp -d /tmp/arcsim-full.XXXXXX)
+fi
 cfg=$root/cosim/configs/h100.toml
 TIMEFORMAT='wall %R s, user %U s, sys %S s'
 {

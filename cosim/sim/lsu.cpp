@@ -38,7 +38,7 @@ void Lsu::step() {
     Request r = std::move(queue_.front());
     queue_.pop_front();
     r.rop = hash_(r.addr());
-    to_icnt->push(now, r);
+    to_icnt->push(now, std::move(r));
     icnt->pushed(setup_.sm);
     ++stats_.requests_to_l2;
     ++stats_.sm(setup_.sm).requests_to_l2;

@@ -301,12 +301,13 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out) {
   out.reduced_mask = static_cast<uint32_t>(get(p));
   out.param = static_cast<uint8_t>(get(p));
   out.nparams = static_cast<uint8_t>(get(p));
-  out.addr.fill(0);  // inactive lanes read zero, as from the reader
-  out.value.fill(0);
+  out.value.fill(0);  // inactive lanes read zero, as from the reader
   if (*p++) {
     const uint32_t a0 = static_cast<uint32_t>(get(p));
-    for (uint32_t m = out.active_mask; m; m &= m - 1) out.addr[static_cast<size_t>(__builtin_ctz(m))] = a0;
+    const uint32_t mask = out.active_mask;
+    for (int l = 0; l < trace::kLanes; ++l) out.addr[static_cast<size_t>(l)] = (mask >> l & 1u) ? a0 : 0u;  // vectorizes
   } else {
+    out.addr.fill(0);
     int64_t prev = 0;
     for (uint32_t m = out.active_mask; m; m &= m - 1) {
       const uint64_t z = get(p);
