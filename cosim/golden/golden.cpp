@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "error.h"
+#include "lane_mask.h"
 
 namespace arc::golden {
 
@@ -19,9 +20,7 @@ size_t match_into(const WarpInstr& in, Group* g) {
   while (rem != 0) {
     const int leader = __builtin_ctz(rem);
     const uint32_t a = in.addr[leader];
-    uint32_t same = 0;  // every lane on `a` (all 32 compared at once: vectorizes); the group is those still in rem
-    for (int l = 0; l < kLanes; ++l) same |= static_cast<uint32_t>(in.addr[l] == a) << l;
-    const uint32_t mask = same & rem;
+    const uint32_t mask = lanes_equal(in.addr, a) & rem;  // all 32 lanes compared at once
     g[n++] = {a, mask};
     rem &= ~mask;
   }
@@ -37,11 +36,7 @@ std::vector<Group> match_addresses(const WarpInstr& in) {
 
 namespace {
 // True when every lane of `mask` holds +0.0 (a timing-only trace): any sum of them is +0.0.
-bool all_zero(const std::array<uint32_t, kLanes>& values, uint32_t mask) {
-  uint32_t nonzero = 0;
-  for (int l = 0; l < kLanes; ++l) nonzero |= static_cast<uint32_t>(values[l] != 0) << l;
-  return (nonzero & mask) == 0;
-}
+bool all_zero(const std::array<uint32_t, kLanes>& values, uint32_t mask) { return (lanes_nonzero(values) & mask) == 0; }
 }  // namespace
 
 uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz, fp::Arith arith) {

@@ -1,10 +1,10 @@
 // ArcUnitRtl: the ARC unit at the RTL level: the Verilated rtl/arc_subcore_top (C++ model
 // Varc_subcore_top_ftz1, FTZ=1) inside an sc_module, clocked by this module's own gated clock.
-// Each cycle in which the unit holds work or an instruction waits for it, the wrapper (an
-// SC_METHOD) reads the RTL's registered outputs (instr_ready_o, txn_*), completes the
+// Each cycle in which the unit holds work or an instruction waits for it, the wrapper's step()
+// (run by the model's Calendar) reads the RTL's registered outputs (instr_ready_o, txn_*), completes the
 // handshakes the RTL will see at the coming edge, drives the inputs (instruction, mode,
 // threshold, busy, txn_ready) and gives one clock edge (eval). When the RTL is idle and
-// nothing waits, the clock stops and the method is not run again until the sub-core's push
+// nothing waits, the clock stops and step() is not run again until the sub-core's push
 // wakes it: an idle unit costs nothing. The model's ports are plain C++ fields, not SystemC
 // signals: no delta cycles per edge (issue 16: the RTL level's speed). The FST waveform
 // (--wave) gets a dump after every edge any unit gives (time in ps: cycle x 1000 + 500).

@@ -7,6 +7,7 @@
 #include <deque>
 
 #include "error.h"
+#include "lane_mask.h"
 #include "prefetch.h"
 #include "proc.h"
 
@@ -47,9 +48,7 @@ class WarpIndex {
 // True when every active lane of `in` (mask != 0) is on the word of its lowest active lane.
 bool one_address(const trace::Instr& in) {
   const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
-  for (uint32_t m = in.active_mask; m; m &= m - 1)
-    if (in.addr[static_cast<size_t>(__builtin_ctz(m))] != a0) return false;
-  return true;
+  return (lanes_equal(in.addr, a0) & in.active_mask) == in.active_mask;
 }
 
 double as_double(uint32_t bits) {
@@ -304,8 +303,8 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out) {
   out.value.fill(0);  // inactive lanes read zero, as from the reader
   if (*p++) {
     const uint32_t a0 = static_cast<uint32_t>(get(p));
-    const uint32_t mask = out.active_mask;
-    for (int l = 0; l < trace::kLanes; ++l) out.addr[static_cast<size_t>(l)] = (mask >> l & 1u) ? a0 : 0u;  // vectorizes
+    out.addr.fill(0);
+    for (uint32_t m = out.active_mask; m; m &= m - 1) out.addr[static_cast<size_t>(__builtin_ctz(m))] = a0;
   } else {
     out.addr.fill(0);
     int64_t prev = 0;

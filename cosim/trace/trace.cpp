@@ -9,6 +9,7 @@
 
 #include "trace_codec.h"
 #include "error.h"
+#include "lane_mask.h"
 
 namespace arc::trace {
 
@@ -67,9 +68,7 @@ std::string check_instr(const Header& h, const Instr& in) {
     return "SM id " + std::to_string(in.sm) + " >= SM count " + std::to_string(h.sm_count);
   if (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)
     return "sub-core id " + std::to_string(in.subcore) + " >= sub-cores per SM " + std::to_string(h.subcores_per_sm);
-  uint32_t outside = 0;  // lanes whose address is outside the buffer (all 32 at once: vectorizes)
-  for (int l = 0; l < kLanes; ++l) outside |= static_cast<uint32_t>(in.addr[l] >= h.buffer_words) << l;
-  if (const uint32_t bad = outside & in.active_mask) {
+  if (const uint32_t bad = lanes_at_least(in.addr, h.buffer_words) & in.active_mask) {
     const int l = __builtin_ctz(bad);
     return "lane " + std::to_string(l) + " address " + std::to_string(in.addr[l]) +
            " is outside the gradient buffer (" + std::to_string(h.buffer_words) + " words)";
