@@ -134,6 +134,15 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
 
 }  // namespace
 
+void append_run(Packet& out, uint32_t addr, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
+  assert(setup.runs && setup.granule_words != 0 && lanes >= 1);
+  Request r(LaneOp{addr, 0, lanes}, sm);
+  r.count = lanes;
+  r.bytes = lanes * l2_round_bytes(1, 1, 1, setup) + setup.instruction_bytes;
+  r.link_bytes = lanes * round_bytes(1, 1, 1, setup);
+  out.push_back(std::move(r));
+}
+
 void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
                      uint32_t vec) {
   const size_t first = out.size();

@@ -58,5 +58,9 @@ inline uint32_t l2_round_bytes(uint32_t words, uint32_t sectors, uint32_t lanes,
 // `vec` = words per lane (vector atomics: 2 or 4; a round's lanes = ceil(words / vec)).
 void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
                      uint32_t vec = 1);
+// The same for a warp-uniform instruction of `lanes` one-lane ops on word `addr` where
+// setup.runs holds and coalescing is on: its one request, a run (request.h) when lanes > 1.
+// Equal to append_requests() on those ops, without building them.
+void append_run(Packet& out, uint32_t addr, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup);
 
 }  // namespace arc::sim

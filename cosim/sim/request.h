@@ -38,7 +38,9 @@ class OpsRef {
     std::swap(b_, o.b_);
     return *this;
   }
-  ~OpsRef() { release(); }
+  ~OpsRef() {
+    if (b_) release();  // most requests hold no block (one op inline, or a run)
+  }
   explicit operator bool() const { return b_ != nullptr; }
   OpBlock& operator*() const { return *b_; }
   OpBlock* operator->() const { return b_; }

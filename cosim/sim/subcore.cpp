@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "golden.h"
+#include "lane_mask.h"
 
 namespace arc::sim {
 
@@ -107,31 +108,41 @@ bool SubCore::try_issue(Cycle now) {
       to_lsu->await_room(now);
       return false;
     }
-    LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
-    size_t n = 0;
-    if (setup_.mode == Mode::Baseline || sm_buffered(setup_.mode)) {  // buffered: per-lane, as baseline
-      for (uint32_t m = in.active_mask; m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        ops[n++] = {in.addr[l], in.value[l], 1};
+    const uint32_t lead = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+    if (setup_.mode == Mode::Baseline && vw == 1 && setup_.coalesce.runs && setup_.coalesce.granule_words &&
+        (lanes_equal(in.addr, lead) & in.active_mask) == in.active_mask) {
+      // A warp-uniform instruction of a timing-only trace: its one request, built directly
+      // (what append_requests makes of its per-lane ops).
+      Packet p = take_packet();
+      append_run(p, lead, static_cast<uint32_t>(__builtin_popcount(in.active_mask)), setup_.sm, setup_.coalesce);
+      to_lsu->push(now, std::move(p));
+    } else {
+      LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
+      size_t n = 0;
+      if (setup_.mode == Mode::Baseline || sm_buffered(setup_.mode)) {  // buffered: per-lane, as baseline
+        for (uint32_t m = in.active_mask; m; m &= m - 1) {
+          const int l = __builtin_ctz(m);
+          ops[n++] = {in.addr[l], in.value[l], 1};
+        }
+      } else {
+        n = sw_ops(in, ops, stats_.groups_reduced_in_core);
+        const uint64_t lanes = static_cast<uint64_t>(__builtin_popcount(in.active_mask));
+        stats_.lane_adds_in_core += lanes - n;  // each in-core add removes one word update
       }
-    } else {
-      n = sw_ops(in, ops, stats_.groups_reduced_in_core);
-      const uint64_t lanes = static_cast<uint64_t>(__builtin_popcount(in.active_mask));
-      stats_.lane_adds_in_core += lanes - n;  // each in-core add removes one word update
-    }
-    Packet p;
-    if (vw == 1) {
-      p = take_packet();
-      append_requests(p, ops, n, setup_.sm, setup_.coalesce);
-    } else {
-      w.vec.insert(w.vec.end(), ops, ops + n);
-      if (sends) {
+      Packet p;
+      if (vw == 1) {
         p = take_packet();
-        append_requests(p, w.vec.data(), w.vec.size(), setup_.sm, setup_.coalesce, vw);
-        w.vec.clear();
+        append_requests(p, ops, n, setup_.sm, setup_.coalesce);
+      } else {
+        w.vec.insert(w.vec.end(), ops, ops + n);
+        if (sends) {
+          p = take_packet();
+          append_requests(p, w.vec.data(), w.vec.size(), setup_.sm, setup_.coalesce, vw);
+          w.vec.clear();
+        }
       }
+      if (sends) to_lsu->push(now, std::move(p));
     }
-    if (sends) to_lsu->push(now, std::move(p));
   }
   ++stats_.instructions;
   stats_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
