@@ -87,6 +87,35 @@ class Summarizer {
         s_.word_abs_sum[a] += v < 0 ? -v : v;
       }
     }
+    WarpSummary& w = warp(in);
+    ++w.count;
+    w.work += static_cast<uint64_t>(in.gap) + 1;
+    ++s_.instructions;
+    s_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
+  }
+  // A timing-only trace, a whole call at once (Reader::next_call): param p is in0 at
+  // address + p x stride with gap 0; the reader has checked every param's addresses.
+  void add_call(const trace::Instr& in0, uint32_t n, int64_t stride) {
+    const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(in0.active_mask));
+    if (one_address(in0)) {
+      const uint32_t a0 = in0.addr[static_cast<size_t>(__builtin_ctz(in0.active_mask))];
+      for (uint32_t p = 0; p < n; ++p) s_.word_updates[static_cast<size_t>(a0 + static_cast<int64_t>(p) * stride)] += lanes;
+    } else {
+      for (uint32_t m = in0.active_mask; m; m &= m - 1) {
+        const int64_t a = in0.addr[static_cast<size_t>(__builtin_ctz(m))];
+        for (uint32_t p = 0; p < n; ++p) ++s_.word_updates[static_cast<size_t>(a + static_cast<int64_t>(p) * stride)];
+      }
+    }
+    WarpSummary& w = warp(in0);
+    w.count += n;
+    w.work += static_cast<uint64_t>(in0.gap) + n;  // the call's params: one issue cycle each, gap before the first
+    s_.instructions += n;
+    s_.lane_updates += static_cast<uint64_t>(n) * lanes;
+  }
+  TraceSummary take() { return std::move(s_); }
+
+ private:
+  WarpSummary& warp(const trace::Instr& in) {  // in's warp, added in order of first appearance
     size_t at = index_.find(in.sm, in.warp);
     if (at == WarpIndex::kNone) {
       at = s_.warps.size();
@@ -96,15 +125,8 @@ class Summarizer {
       s_.warps.back().subcore = in.subcore;
       s_.warps.back().warp = in.warp;
     }
-    WarpSummary& w = s_.warps[at];
-    ++w.count;
-    w.work += static_cast<uint64_t>(in.gap) + 1;
-    ++s_.instructions;
-    s_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
+    return s_.warps[at];
   }
-  TraceSummary take() { return std::move(s_); }
-
- private:
   TraceSummary s_;
   WarpIndex index_;
 };
@@ -423,13 +445,62 @@ class FileSource : public InstrSource {
 
 }  // namespace
 
+namespace {
+
+// A timing-only trace's first pass, a call at a time: a worker thread reads and checks whole
+// records (Reader::next_call, no per-param copies), this one adds them up.
+TraceSummary summarize_calls(const std::string& path) {
+  struct Call {
+    trace::Instr in0;
+    uint32_t n = 1;
+    int64_t stride = 0;
+  };
+  struct Batch {
+    std::vector<Call> calls;
+    size_t n = 0;
+  };
+  constexpr size_t kBatch = 2048;
+  trace::Reader reader(path);
+  Summarizer s(reader.header());
+  {
+    trace::BatchWorker<Batch> worker(
+        4, [] { return Batch{std::vector<Call>(kBatch), 0}; },
+        [&](Batch& b) {
+          b.n = 0;
+          while (b.n < kBatch) {
+            Call& c = b.calls[b.n];
+            const trace::Instr* in = reader.next_call(c.n, c.stride);
+            if (!in) return false;
+            c.in0 = *in;
+            ++b.n;
+          }
+          return true;
+        });
+    while (Batch* b = worker.next())
+      for (size_t k = 0; k < b->n; ++k) s.add_call(b->calls[k].in0, b->calls[k].n, b->calls[k].stride);
+  }
+  return s.take();
+}
+
+}  // namespace
+
 TraceSummary summarize(const std::string& path) {
   const double t0 = process_cpu_seconds();
-  trace::PrefetchReader r(path);  // decodes on a second thread
-  Summarizer s(r.header());
-  uint64_t i = 0;
-  for (const trace::Instr* in = r.next(); in; in = r.next()) s.add(*in, i++);
-  TraceSummary out = s.take();
+  TraceSummary out;
+  bool timing_only = false;
+  {
+    trace::Reader probe(path);  // the header alone (errors name the file)
+    timing_only = probe.header().timing_only;
+  }
+  if (timing_only) {
+    out = summarize_calls(path);
+  } else {
+    trace::PrefetchReader r(path);  // decodes on a second thread
+    Summarizer s(r.header());
+    uint64_t i = 0;
+    for (const trace::Instr* in = r.next(); in; in = r.next()) s.add(*in, i++);
+    out = s.take();
+  }
   out.scan_seconds = process_cpu_seconds() - t0;
   return out;
 }

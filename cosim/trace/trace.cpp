@@ -2,6 +2,7 @@
 // checksummed. Layout: FORMAT.md.
 #include "trace.h"
 
+#include <algorithm>
 #include <bitset>
 #include <cerrno>
 #include <cstdio>
@@ -367,6 +368,58 @@ const Instr* Reader::next() {
   ++m.instructions;
   m.lanes += static_cast<uint64_t>(__builtin_popcount(out.active_mask));
   return &out;
+}
+
+const Instr* Reader::next_call(uint32_t& nparams, int64_t& stride) {
+  auto& m = *impl_;
+  if (m.call_next != m.call.size()) throw Error(m.path + ": internal: next_call() inside a call read by next()");
+  while (m.rec_left == 0) {
+    if (m.records_done || !m.next_block()) return nullptr;
+    if (m.records_done) return nullptr;
+  }
+  const std::string* where = &m.where;
+  try {
+    m.dec->decode(*m.cur, m.call, false);
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()).insert(where->size(), " record " + std::to_string(m.rec_in_block)));
+  }
+  const uint32_t n = m.dec->nparams();
+  const int64_t s = m.dec->stride();
+  const Instr& in = m.call[0];
+  const auto fail = [&](uint32_t p, const std::string& problem) {
+    throw Error(*where + " record " + std::to_string(m.rec_in_block) + (n > 1 ? " param " + std::to_string(p) : std::string()) +
+                ": " + problem);
+  };
+  if (std::string problem = check_instr(m.header, in); !problem.empty()) fail(0, problem);
+  if (n > 1 && s > 0) {
+    // Param p's addresses are param 0's + p x stride: the first param with a lane past the
+    // buffer, and its lowest such lane, are what checking each param in turn would report.
+    // (The other checks give every param param 0's answer; a negative stride cannot leave
+    // the buffer: the decoder keeps the last param's addresses >= 0.)
+    const uint64_t bw = m.header.buffer_words, st = static_cast<uint64_t>(s);
+    uint64_t first = n;
+    for (uint32_t r = in.active_mask; r; r &= r - 1) {
+      const uint64_t a = in.addr[static_cast<size_t>(__builtin_ctz(r))];  // < bw (param 0 passed)
+      first = std::min<uint64_t>(first, (bw - a + st - 1) / st);           // first p with a + p x stride >= bw
+    }
+    if (first < n) {
+      for (uint32_t r = in.active_mask; r; r &= r - 1) {
+        const int l = __builtin_ctz(r);
+        const uint64_t a = in.addr[static_cast<size_t>(l)] + first * st;
+        if (a >= bw)
+          fail(static_cast<uint32_t>(first), "lane " + std::to_string(l) + " address " + std::to_string(a) +
+                                                 " is outside the gradient buffer (" + std::to_string(bw) + " words)");
+      }
+    }
+  }
+  ++m.rec_in_block;
+  if (--m.rec_left == 0 && !m.cur->done()) throw Error(*where + ": malformed: bytes left after the last record");
+  m.call_next = m.call.size();  // the whole call is read
+  m.instructions += n;
+  m.lanes += static_cast<uint64_t>(n) * static_cast<uint64_t>(__builtin_popcount(in.active_mask));
+  nparams = n;
+  stride = s;
+  return &in;
 }
 
 const std::vector<uint32_t>& Reader::final_buffer() {

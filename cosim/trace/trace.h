@@ -154,6 +154,12 @@ class Reader {
   bool next(Instr& out);  // the next instruction (a call's params one by one); false after the last one
   // The same without a copy: valid until the next call (or the Reader's end); nullptr after the last one.
   const Instr* next();
+  // The next record (one call) whole, without making its params: param 0, with the call's
+  // param count and address stride (param p: seq + p, gap 0, address + p x stride, the same
+  // lanes and flags but first-of-warp). Every param is checked as next() checks it, with the
+  // same message. Cheaper than next() for a call of several params in a timing-only trace;
+  // valid until the next call; nullptr after the last record. Not after next() inside a call.
+  const Instr* next_call(uint32_t& nparams, int64_t& stride);
   // The final gradient buffer (reads past any remaining instructions first); empty for a
   // timing-only trace.
   const std::vector<uint32_t>& final_buffer();

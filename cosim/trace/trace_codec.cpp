@@ -280,7 +280,7 @@ void RecordDecoder::reset() {
   last_seq_.reset();
 }
 
-void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
+void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
   // Param 0 is decoded in place (call[0]); the other params of a call are copies of it with
   // their own seq, gap, flags and addresses.
   if (call.empty()) call.resize(1);
@@ -328,6 +328,14 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call) {
     }
   }
   if (mask) prev_addr_ = out.addr[__builtin_ctz(mask)];
+  nparams_ = static_cast<uint32_t>(n);
+  stride_ = stride;
+  if (!expand && timing_only_) {
+    call.resize(1);
+    out.value.fill(0);
+    out.partial_sum.fill(0);
+    return;
+  }
   call.resize(n);
   for (size_t p = 1; p < n; ++p) {
     Instr& x = call[p];

@@ -150,14 +150,19 @@ class RecordDecoder {
   RecordDecoder(uint16_t version, bool timing_only) : version_(version), timing_only_(timing_only) {}
   void reset();
   // Decodes one record into `call` (resized to its nparams); throws through Cursor on
-  // malformed data.
-  void decode(Cursor& c, std::vector<Instr>& call);
+  // malformed data. expand = false (timing-only traces only): call[0] alone, param 0; the
+  // other params are nparams() and stride() away (param p at address + p x stride).
+  void decode(Cursor& c, std::vector<Instr>& call, bool expand = true);
+  uint32_t nparams() const { return nparams_; }  // of the last record decoded
+  int64_t stride() const { return stride_; }
 
  private:
   uint16_t version_;
   bool timing_only_;
   uint32_t prev_addr_ = 0;
   SeqBook last_seq_;
+  uint32_t nparams_ = 1;
+  int64_t stride_ = 0;
 };
 
 // "" when params call[0..n) form one call as Instr::param describes, else what is wrong.

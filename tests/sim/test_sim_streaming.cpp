@@ -123,6 +123,23 @@ TEST(SimStreaming, SummaryCountsWhatTheEndCheckNeedsAndRejectsBadAddresses) {
   }
 }
 
+// A timing-only trace's first pass reads whole calls (Reader::next_call): the same summary as
+// the pass over its instructions one by one, on the bundled real H100 capture (9-param calls).
+TEST(SimStreaming, CallByCallSummaryEqualsInstructionByInstruction) {
+  const std::string path = ARCSIM_DATA_DIR "/gs-il-floor-h100.arctrace";
+  const TraceSummary by_call = summarize(path), by_instr = summarize(trace::read_trace(path));
+  ASSERT_TRUE(by_call.header.timing_only);
+  EXPECT_EQ(by_call.instructions, by_instr.instructions);
+  EXPECT_EQ(by_call.lane_updates, by_instr.lane_updates);
+  EXPECT_EQ(by_call.word_updates, by_instr.word_updates);
+  ASSERT_EQ(by_call.warps.size(), by_instr.warps.size());
+  for (size_t i = 0; i < by_call.warps.size(); ++i) {
+    const WarpSummary &a = by_call.warps[i], &b = by_instr.warps[i];
+    EXPECT_TRUE(a.sm == b.sm && a.subcore == b.subcore && a.warp == b.warp && a.count == b.count && a.work == b.work)
+        << "warp " << i;
+  }
+}
+
 TEST(SimCoalesce, RequestsPerGranuleRoundsAndFlits) {
   CoalesceSetup line{32, 32, 28};  // 128-byte granule, 32-byte flits, 28-byte round header
   LaneOp ops[32];

@@ -2,6 +2,8 @@
 // traces (no values), the launch shape, and reading version-1 files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <random>
 
 #include "error.h"
@@ -179,6 +181,124 @@ TEST(TraceV2, ReadsTheBundledVersion1Trace) {
   }
   EXPECT_EQ(n, 8271u);
   EXPECT_EQ(r.final_buffer().size(), r.header().buffer_words);
+}
+
+// Reader::next_call(): a whole call at once gives what next() gives param by param (every
+// param rebuilt from param 0, the count and the stride; strides up and down, uniform and mixed
+// lanes), and a param past the gradient buffer fails with next()'s message, param named.
+Trace strided_calls(uint64_t seed) {
+  std::mt19937_64 g(seed);
+  Trace t;
+  t.header = header(true);
+  t.header.buffer_words = 1 << 16;
+  uint64_t seq = 0;
+  for (int i = 0; i < 900; ++i) {
+    const uint32_t np = 1 + static_cast<uint32_t>(g() % 12);
+    const int64_t stride = static_cast<int64_t>(g() % 41) - 20;
+    Instr a;
+    a.sm = static_cast<uint32_t>(g() % 4);
+    a.subcore = static_cast<uint32_t>(g() % 4);
+    a.warp = static_cast<uint32_t>(g() % 8);
+    a.active_mask = static_cast<uint32_t>(g()) | 1u;
+    a.gap = static_cast<uint32_t>(g() % 300);
+    a.flags = i == 0 ? kFlagFirstOfWarp : 0;
+    a.nparams = static_cast<uint8_t>(np);
+    const uint32_t base = 1000 + static_cast<uint32_t>(g() % 60000);
+    const bool uniform = g() % 2;
+    for (int l = 0; l < kLanes; ++l) a.addr[l] = (a.active_mask >> l & 1) ? base + (uniform ? 0 : static_cast<uint32_t>(g() % 64)) : 0;
+    for (uint32_t p = 0; p < np; ++p) {
+      Instr x = a;
+      x.param = static_cast<uint8_t>(p);
+      x.seq = seq + p;
+      if (p) x.gap = 0, x.flags = 0;
+      for (int l = 0; l < kLanes; ++l)
+        if (a.active_mask >> l & 1) x.addr[l] = static_cast<uint32_t>(a.addr[l] + static_cast<int64_t>(p) * stride);
+      t.instrs.push_back(x);
+    }
+    seq += np;
+  }
+  return t;
+}
+
+TEST(TraceV2, NextCallEqualsNextParamByParam) {
+  const std::string path = tmp_path("calls.arctrace");
+  const Trace t = strided_calls(5);
+  write_trace(path, t);
+  Reader r(path);
+  size_t i = 0, calls = 0;
+  uint32_t n = 0;
+  int64_t stride = 0;
+  while (const Instr* in = r.next_call(n, stride)) {
+    ++calls;
+    for (uint32_t p = 0; p < n; ++p, ++i) {
+      ASSERT_LT(i, t.instrs.size());
+      Instr x = *in;
+      x.param = static_cast<uint8_t>(p);
+      x.seq = in->seq + p;
+      if (p) x.gap = 0, x.flags &= ~kFlagFirstOfWarp;
+      for (int l = 0; l < kLanes; ++l)
+        if (in->active_mask >> l & 1) x.addr[l] = static_cast<uint32_t>(in->addr[l] + static_cast<int64_t>(p) * stride);
+      EXPECT_TRUE(same_content(x, t.instrs[i])) << "call " << calls << " param " << p;
+    }
+  }
+  EXPECT_EQ(i, t.instrs.size());
+  EXPECT_EQ(calls, 900u);
+  EXPECT_EQ(r.instructions(), t.instrs.size());
+}
+
+TEST(TraceV2, NextCallNamesTheParamPastTheBuffer) {
+  // The same file with a smaller buffer in its header: some call's later params now leave it.
+  const std::string path = tmp_path("calls.arctrace");
+  const Trace t = strided_calls(6);
+  write_trace(path, t);
+  // The smallest buffer that holds every earlier call and this call's param 0 but not its
+  // last param, for the first call where there is one.
+  uint32_t words = 0, before = 0;
+  for (size_t i = 0; i < t.instrs.size() && !words;) {
+    const size_t n = t.instrs[i].nparams;
+    uint32_t first = 0, all = 0;
+    for (size_t p = 0; p < n; ++p)
+      for (uint32_t m = t.instrs[i + p].active_mask; m; m &= m - 1) {
+        const uint32_t a = t.instrs[i + p].addr[static_cast<size_t>(__builtin_ctz(m))];
+        all = std::max(all, a);
+        if (p == 0) first = std::max(first, a);
+      }
+    if (std::max(before, first) < all) words = std::max(before, first) + 1;
+    before = std::max(before, all);
+    i += n;
+  }
+  ASSERT_GT(words, 0u);
+  std::vector<uint8_t> b = read_bytes(path);
+  Header h = Reader(path).header();
+  h.buffer_words = words;
+  const detail::Bytes hb = detail::encode_header(h);
+  const size_t at = testing::first_block_offset(b);
+  b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(at));
+  b.insert(b.begin(), hb.begin(), hb.end());
+  const std::string bad = tmp_path("small.arctrace");
+  testing::write_bytes(bad, b);
+  auto error_of = [&](bool calls) {
+    try {
+      Reader r(bad);
+      uint32_t n = 0;
+      int64_t s = 0;
+      if (calls)
+        while (r.next_call(n, s)) {
+        }
+      else
+        while (r.next()) {
+        }
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string by_param = error_of(false), by_call = error_of(true);
+  EXPECT_NE(by_param.find("is outside the gradient buffer (" + std::to_string(words) + " words)"), std::string::npos)
+      << by_param;
+  EXPECT_EQ(by_param.find(" param 0:"), std::string::npos) << "a later param must be the first outside: " << by_param;
+  EXPECT_EQ(by_call, by_param);
+  std::printf("%s\n", by_call.c_str());
 }
 
 }  // namespace
