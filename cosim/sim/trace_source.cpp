@@ -322,7 +322,7 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out) {
   out.reduced_mask = static_cast<uint32_t>(get(p));
   out.param = static_cast<uint8_t>(get(p));
   out.nparams = static_cast<uint8_t>(get(p));
-  out.value.fill(0);  // inactive lanes read zero, as from the reader
+  if (values) out.value.fill(0);  // inactive lanes read zero, as from the reader (a timing-only head's stay 0)
   if (*p++) {
     const uint32_t a0 = static_cast<uint32_t>(get(p));
     out.addr.fill(0);
