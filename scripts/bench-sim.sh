@@ -309,5 +309,32 @@ Baseline runs at {lanes/best/1e6:.1f} M lane updates per second of wall time on 
 target of under 60 s per mode ({lanes/60/1e6:.0f} M/s). Peak memory is {b['rss']} MB, {b['ahead_mb']:.0f} MB of it the
 read-ahead ({b['ahead']:,} instructions buffered for warps the model has not reached yet).
 """)
+    # The same capture on a 2-core machine, one mode at a time (scripts/bench-full-trace.sh), and
+    # the RTL level against the fast level on it (scripts/rtl-vs-fast.sh): the newest build's logs.
+    local = sorted(glob.glob(os.path.join(os.path.dirname(full_log), "local-*", "bench.log")), key=depth)
+    if local:
+        ll = local[-1]
+        lt = open(ll).read().splitlines()
+        ld = os.path.dirname(ll)
+        f.write(f"""
+## The full 1080p gs pass, 2 cores, one mode at a time
+
+`scripts/bench-full-trace.sh` on a timing-only capture of the benchmark's gs scene (1920x1080, 500,000
+Gaussians, Baseline; `{os.path.relpath(ll, os.path.dirname(os.path.dirname(os.path.dirname(full_log))))}`): {lt[0].lstrip("# ")}.
+Issue 16's target: under 60 s per mode on 2 cores.
+
+""")
+        for line in lt[2:]:
+            f.write(f"- {line}\n")
+        cl = os.path.join(ld, "rtl-vs-fast", "compare.log")
+        if os.path.exists(cl):
+            ct = open(cl).read().splitlines()
+            f.write(f"""
+The RTL level on the same trace (`scripts/rtl-vs-fast.sh`: arc-hw dynamic, the Verilated ARC units
+in the loop, one core; then the fast level), {ct[0].lstrip("# ")}:
+
+""")
+            for line in ct[2:]:
+                f.write(f"- {line}\n")
 print(f"bench-sim.sh: wrote {out}")
 PY

@@ -21,8 +21,8 @@ void SubCore::admit_warps(Cycle now) {
   while (resident_.size() < setup_.warps_resident && next_warp_ < work_.warps.size()) {
     Warp w;
     w.work = next_warp_++;
-    w.ready_at = now + next_of(w).gap;
-    resident_.push_back(w);
+    ready_at_.push_back(now + next_of(w).gap);
+    resident_.push_back(std::move(w));
   }
 }
 
@@ -153,9 +153,10 @@ bool SubCore::try_issue(Cycle now) {
   // The warp computes its next gap from the cycle after the atomic left.
   source_.pop(work_.warps[w.work].index);  // `in` is gone from here on
   if (++w.next < work_.warps[w.work].count) {
-    w.ready_at = now + 1 + next_of(w).gap;
+    ready_at_[static_cast<size_t>(cur_)] = now + 1 + next_of(w).gap;
   } else {
     resident_.erase(resident_.begin() + cur_);
+    ready_at_.erase(ready_at_.begin() + cur_);
     if (rr_ > static_cast<size_t>(cur_)) --rr_;
     admit_warps(now + 1);
   }
@@ -170,12 +171,12 @@ void SubCore::step() {
   if (cur_ < 0 && now >= port_free_at_ && !resident_.empty()) {
     // loose round-robin: first ready warp after the last one picked
     const size_t n = resident_.size();
-    for (size_t k = 0; k < n; ++k) {
-      const size_t i = (rr_ + k) % n;
-      if (resident_[i].ready_at <= now) {
+    size_t i = rr_ % n;
+    for (size_t k = 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
+      if (ready_at_[i] <= now) {
         cur_ = static_cast<int>(i);
-        rr_ = (i + 1) % n;
-        cur_since_ = resident_[i].ready_at;
+        rr_ = i + 1 == n ? 0 : i + 1;
+        cur_since_ = ready_at_[i];
         cur_picked_ = now;
         const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
                         setup_.mode == Mode::Adaptive;
@@ -196,7 +197,7 @@ void SubCore::step() {
   }
   // Next time something can happen: the port frees next cycle; the earliest ready warp.
   Cycle next = kNever;
-  for (const Warp& w : resident_) next = std::min(next, w.ready_at);
+  for (const Cycle r : ready_at_) next = std::min(next, r);
   if (next != kNever) wake.at(std::max(next, std::max(port_free_at_, now + 1)));
 }
 

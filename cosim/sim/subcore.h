@@ -64,7 +64,6 @@ class SubCore : public sc_core::sc_module {
   struct Warp {
     size_t work = 0;     // index into work_.warps
     size_t next = 0;     // next instruction
-    Cycle ready_at = 0;  // when its next atomic is ready to issue
     std::vector<LaneOp> swt;  // sw-t: the reduced call's sums so far (sent with its last param)
     std::vector<LaneOp> vec;  // vector atomics: the chunk's ops so far (sent with its last param)
   };
@@ -84,6 +83,7 @@ class SubCore : public sc_core::sc_module {
   std::array<LaneOp, 32> ops_;  // baseline: the issuing instruction's lane ops
   trace::Instr arc_buf_;  // arc-hw: the instruction in flight to the ARC unit (its link holds a pointer)
   std::vector<Warp> resident_;
+  std::vector<Cycle> ready_at_;  // per resident warp: when its next atomic is ready to issue (scanned every step)
   size_t next_warp_ = 0;      // next warp of work_ to make resident
   size_t rr_ = 0;             // round-robin pointer into resident_
   int cur_ = -1;              // resident_ index holding the issue port

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Issue 16: one full-size trace simulated in each mode, one mode at a time on this machine's
+# cores (the fast level; each mode alone, so its wall time is the mode's own), logging wall
+# time, CPU time, first pass and peak RSS per mode. cosim/sim/BENCHMARK.md quotes the log.
+#   scripts/bench-full-trace.sh TRACE OUT_DIR [MODES...]   (default: baseline sw-s sw-b arc-hw)
+# OUT_DIR gets sim-MODE.json (arcsim sim --json --host-cost) and bench.log.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+trace=${1:?TRACE}
+out=${2:?OUT_DIR}
+shift 2
+modes=${*:-baseline sw-s sw-b arc-hw}
+sim=${ARCSIM_BUILD_DIR:-$root/build}/arcsim
+[ -x "$sim" ] || { echo "bench-full-trace.sh: $sim not built (scripts/build.sh)" >&2; exit 2; }
+[ -f "$trace" ] || { echo "bench-full-trace.sh: no trace file $trace" >&2; exit 2; }
+mkdir -p "$out"
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+{
+  echo "# $(date -u +%F), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), arcsim $(git -C "$root" rev-parse --short HEAD)"
+  echo "# trace $trace ($(stat -c %s "$trace") bytes), --gpu h100, fast level, one mode at a time"
+  for mode in $modes; do
+    s0=$(date +%s.%N)
+    "$sim" sim --gpu h100 --mode "$mode" --trace "$trace" --json --host-cost > "$out/sim-$mode.json"
+    s1=$(date +%s.%N)
+    python3 - "$out/sim-$mode.json" "$mode" "$(echo "$s1 - $s0" | bc)" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+r, h = j["runs"][0], j["host_cost"]["runs"][0]
+wall = float(sys.argv[3])
+print(f"mode {sys.argv[2]}: wall {wall:.1f} s; {r['total_cycles']:,} cycles; {r['instructions']:,} warp instructions, "
+      f"{r['lane_updates']:,} lane updates ({r['lane_updates'] / wall / 1e6:.1f} M/s, {r['instructions'] / wall / 1e6:.2f} M "
+      f"instructions/s of wall); first pass {j['host_cost']['first_pass_cpu_seconds']:.1f} cpu s, run {h['cpu_seconds']:.1f} cpu s; "
+      f"peak RSS {h['peak_rss_mb']:.0f} MB; read ahead {h['read_ahead_instructions']:,} instructions ({h['read_ahead_bytes'] / 1e6:.0f} MB)")
+PY
+  done
+} 2>&1 | tee "$out/bench.log"
