@@ -60,6 +60,12 @@ if [ -x "$arcsim" ]; then
       echo "$form $rep $(echo "$s1 - $s0" | bc) $(stat -c %s "$issue/$form.trc")" >> "$issue/walls.txt"
     done
   done
+  # The RTL level on the same trace (arc-hw dynamic: the Verilated ARC units in the loop), once.
+  s0=$(date +%s.%N)
+  taskset -c 0 "$arcsim" sim --trace "$issue/full.trc" --gpu h100 --mode arc-hw --fidelity rtl --json --host-cost \
+    > "$issue/rtl-1.json"
+  s1=$(date +%s.%N)
+  echo "rtl 1 $(echo "$s1 - $s0" | bc) $(stat -c %s "$issue/full.trc")" >> "$issue/walls.txt"
   # Machine-independent cost: instructions executed (valgrind's cachegrind, no cache model) on a
   # 100k-instruction trace of the same shape; the model runs in a forked child, whose count
   # includes the parent's up to the fork (the first pass), so child - parent = the model.
@@ -129,8 +135,9 @@ From the middle to the largest trace (4x the lane updates) CPU time grows x{min(
 
 `arcsim trace gen -n 1000000 --sms 132 --warps-per-subcore 16 --gap-mean 400 --p-same 0.9` (and the
 same with `--timing-only`), then `taskset -c 0 arcsim sim --gpu h100 --mode baseline`, best of 3 by
-wall time (the process: first pass, model child, report). Issue 16's target: >= 20 M lane updates/s and
->= 1 M warp instructions/s on one core, peak RSS <= 300 MB.
+wall time (the process: first pass, model child, report); the last row is arc-hw at the RTL level
+(`--fidelity rtl`), once. Issue 16's target: >= 20 M lane updates/s and >= 1 M warp instructions/s on one
+core at the fast level, >= 1 M lane updates/s at the RTL level, peak RSS <= 300 MB.
 
 | form | trace | cycles | wall s (best of 3) | lane updates/s | warp instructions/s | first pass cpu s | model cpu s | peak RSS MB |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -140,13 +147,14 @@ wall time (the process: first pass, model child, report). Issue 16's target: >= 
             form, rep, w, size = line.split()
             if form not in best or float(w) < best[form][1]:
                 best[form] = (rep, float(w), int(size))
-        for form in ("full", "timing"):
+        labels = {"full": "full (values)", "timing": "timing-only", "rtl": "full (values), arc-hw, RTL level"}
+        for form in ("full", "timing", "rtl"):
             if form not in best:
                 continue
             rep, w, size = best[form]
             j = json.load(open(os.path.join(issue, f"{form}-{rep}.json")))
             r, h = j["runs"][0], j["host_cost"]["runs"][0]
-            f.write(f"| {'full (values)' if form == 'full' else 'timing-only'} | {size/1e6:.1f} MB | {r['total_cycles']:,} | {w:.2f} | "
+            f.write(f"| {labels[form]} | {size/1e6:.1f} MB | {r['total_cycles']:,} | {w:.2f} | "
                     f"{r['lane_updates']/w/1e6:.1f} M | {r['instructions']/w/1e6:.2f} M | "
                     f"{j['host_cost'].get('first_pass_cpu_seconds', 0):.2f} | {h['cpu_seconds']:.2f} | {h['peak_rss_mb']:.0f} |\n")
     irs = os.path.join(issue, "ir.txt")

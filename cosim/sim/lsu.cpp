@@ -50,8 +50,7 @@ void Lsu::step() {
   const bool paced = setup_.cycles_per_instruction != 0;
   const uint32_t n = setup_.ports;
   const uint32_t start = rr_;
-  for (uint32_t k = 0; k < n; ++k) {
-    const uint32_t p = (start + k) % n;
+  for (uint32_t k = 0, p = start; k < n; ++k, p = p + 1 == n ? 0 : p + 1) {
     Link<Packet>& port = *ports[p];
     if (!port.ready(now)) continue;
     const bool starts = taken_[p] == 0;
@@ -75,7 +74,7 @@ void Lsu::step() {
       ++stats_.lsu_full_rejects;  // the rest waits in the port: the issuing sub-core stalls
       ++stats_.sm(setup_.sm).lsu_full_rejects;
     }
-    rr_ = (p + 1) % n;
+    rr_ = p + 1 == n ? 0 : p + 1;
   }
   stats_.lsu_occupancy_max = std::max<uint64_t>(stats_.lsu_occupancy_max, queue_.size());
   stats_.sm(setup_.sm).lsu_occupancy_max = std::max<uint64_t>(stats_.sm(setup_.sm).lsu_occupancy_max, queue_.size());
