@@ -5,6 +5,7 @@
 #   scripts/bench-full-trace.sh TRACE OUT_DIR [MODES...]   (default: baseline sw-s sw-b arc-hw)
 # OUT_DIR gets sim-MODE.json (arcsim sim --json --host-cost) and bench.log.
 set -euo pipefail
+case "${1:-}" in -h|--help) sed -n 2,6p "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 trace=${1:?TRACE}
 out=${2:?OUT_DIR}

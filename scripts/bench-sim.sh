@@ -323,17 +323,19 @@ read-ahead ({b['ahead']:,} instructions buffered for warps the model has not rea
     if local:
         ll = local[-1]
         lt = open(ll).read().splitlines()
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(full_log))))
+        tidy = lambda line: re.sub(r"\d+\.\d{3,}", lambda m: f"{float(m.group()):.1f}", line)  # long decimals (seconds) to 0.1
         ld = os.path.dirname(ll)
         f.write(f"""
 ## The full 1080p gs pass, 2 cores, one mode at a time
 
 `scripts/bench-full-trace.sh` on a timing-only capture of the benchmark's gs scene (1920x1080, 500,000
-Gaussians, Baseline; `{os.path.relpath(ll, os.path.dirname(os.path.dirname(os.path.dirname(full_log))))}`): {lt[0].lstrip("# ")}.
+Gaussians, Baseline; `{os.path.relpath(ll, repo)}`): {lt[0].lstrip("# ")}.
 Issue 16's target: under 60 s per mode on 2 cores.
 
 """)
         for line in lt[2:]:
-            f.write(f"- {line}\n")
+            f.write(f"- {tidy(line)}\n")
         cl = os.path.join(ld, "rtl-vs-fast", "compare.log")
         if os.path.exists(cl):
             ct = open(cl).read().splitlines()
@@ -343,6 +345,6 @@ in the loop, one core; then the fast level), {ct[0].lstrip("# ")}:
 
 """)
             for line in ct[2:]:
-                f.write(f"- {line}\n")
+                f.write(f"- {tidy(line)}\n")
 print(f"bench-sim.sh: wrote {out}")
 PY

@@ -6,6 +6,7 @@
 # OUT_DIR gets rtl.json, fast.json (arcsim sim --json --host-cost) and compare.log. The RTL
 # level runs on one core (taskset -c 1 where there are 2), the fast level on all of them.
 set -euo pipefail
+case "${1:-}" in -h|--help) sed -n 2,7p "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 trace=${1:?TRACE}
 out=${2:?OUT_DIR}
@@ -25,7 +26,7 @@ pin=""; [ "$(nproc)" -ge 2 ] && pin="taskset -c 1"
     s0=$(date +%s.%N)
     $p "$sim" sim --gpu "$gpu" --mode arc-hw --fidelity $level --trace "$trace" --json --host-cost > "$out/$level.json"
     s1=$(date +%s.%N)
-    echo "$level: wall $(echo "$s1 - $s0" | bc) s${p:+ (one core)}"
+    printf '%s: wall %.1f s%s\n' "$level" "$(echo "$s1 - $s0" | bc)" "${p:+ (one core)}"
   done
   python3 - "$out/rtl.json" "$out/fast.json" <<'PY'
 import json, sys
