@@ -3,13 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
-#include <deque>
 
 #include "error.h"
-#include "lane_mask.h"
 #include "prefetch.h"
 #include "proc.h"
+#include "read_ahead.h"
 
 namespace arc::sim {
 
@@ -45,11 +43,6 @@ class WarpIndex {
   std::unordered_map<uint64_t, size_t> sparse_;
 };
 
-// True when every active lane of `in` (mask != 0) is on the word of its lowest active lane.
-bool one_address(const trace::Instr& in) {
-  const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
-  return (lanes_equal(in.addr, a0) & in.active_mask) == in.active_mask;
-}
 
 double as_double(uint32_t bits) {
   float f;
@@ -156,212 +149,6 @@ class MemorySource : public InstrSource {
   std::vector<size_t> next_;
 };
 
-// Read-ahead: a record read for another warp waits in that warp's queue, packed (varint
-// fields, zigzag address deltas between active lanes, raw values; no partial sums, which the
-// model never reads): ~6 bytes per lane instead of the 432-byte Instr. The queues live in
-// one pool of fixed-size chunks (ChunkQueues): a chunk a queue has read past goes back to the
-// pool at once, so the memory held is the bytes read ahead now plus at most two partly used
-// chunks per warp with a backlog, never the sum of every warp's largest backlog (a per-warp
-// growable buffer kept that, 2.9 GB on the 1080p gs capture). Each warp's next instruction is
-// unpacked once into heads_[w], where it stays put until pop(w); a record that is the asking
-// warp's next one (the usual case for a trace in issue order) goes straight there.
-class ChunkQueues {
- public:
-  static constexpr uint32_t kChunk = 256;  // bytes of a chunk's data
-  explicit ChunkQueues(size_t queues) : q_(queues) {}
-  uint32_t count(size_t w) const { return q_[w].count; }
-  // Appends one record of n bytes to queue w.
-  void push(size_t w, const uint8_t* p, size_t n) {
-    Queue& q = q_[w];
-    while (n) {
-      if (q.tail == kNil || q.wr == kChunk) {
-        const uint32_t c = take_chunk();
-        if (q.tail == kNil) q.head = c;
-        else chunk(q.tail).next = c;
-        q.tail = c;
-        q.wr = 0;
-      }
-      const size_t k = std::min<size_t>(n, kChunk - q.wr);
-      std::memcpy(chunk(q.tail).data + q.wr, p, k);
-      q.wr += static_cast<uint32_t>(k);
-      p += k;
-      n -= k;
-    }
-    ++q.count;
-  }
-  // Copies the next n bytes of queue w to out and drops them (freeing emptied chunks).
-  void take(size_t w, uint8_t* out, size_t n) {
-    Queue& q = q_[w];
-    while (n) {
-      const uint32_t end = q.head == q.tail ? q.wr : kChunk;
-      const size_t k = std::min<size_t>(n, end - q.rd);
-      std::memcpy(out, chunk(q.head).data + q.rd, k);
-      q.rd += static_cast<uint32_t>(k);
-      out += k;
-      n -= k;
-      if (q.rd == kChunk || (q.head == q.tail && q.rd == q.wr)) {
-        const uint32_t next = chunk(q.head).next;
-        give_chunk(q.head);
-        if (q.head == q.tail) {
-          q.head = q.tail = kNil;
-          q.wr = 0;
-        } else {
-          q.head = next;
-        }
-        q.rd = 0;
-      }
-    }
-  }
-  void record_taken(size_t w) { --q_[w].count; }
-  // Copies the next record of queue w (its 2-byte length, then that many bytes) to out and
-  // drops it: one call, the common case (the whole record in the head chunk) one memcpy.
-  void take_record(size_t w, uint8_t* out) {
-    Queue& q = q_[w];
-    const uint32_t end = q.head == q.tail ? q.wr : kChunk;
-    if (end - q.rd >= 2) {
-      const uint8_t* p = chunk(q.head).data + q.rd;
-      const size_t n = 2 + (static_cast<size_t>(p[0]) | static_cast<size_t>(p[1]) << 8);
-      if (end - q.rd > n) {  // whole, with bytes left after it: the chunk stays
-        std::memcpy(out, p, n);
-        q.rd += static_cast<uint32_t>(n);
-        return;
-      }
-    }
-    take(w, out, 2);
-    take(w, out + 2, (static_cast<size_t>(out[0]) | static_cast<size_t>(out[1]) << 8));
-  }
-  size_t chunks_peak() const { return chunks_.size(); }  // the pool never shrinks: its size is the peak
-
- private:
-  static constexpr uint32_t kNil = ~0u;
-  struct Chunk {
-    uint32_t next = kNil;
-    uint8_t data[kChunk];
-  };
-  struct Queue {
-    uint32_t head = kNil, tail = kNil;  // chunk chain, oldest first
-    uint32_t rd = 0, wr = 0;            // read offset in head, write offset in tail
-    uint32_t count = 0;                 // records
-  };
-  Chunk& chunk(uint32_t c) { return chunks_[c]; }
-  uint32_t take_chunk() {
-    if (free_.empty()) {
-      chunks_.emplace_back();
-      return static_cast<uint32_t>(chunks_.size() - 1);
-    }
-    const uint32_t c = free_.back();
-    free_.pop_back();
-    chunks_[c].next = kNil;
-    return c;
-  }
-  void give_chunk(uint32_t c) { free_.push_back(c); }
-
-  std::vector<Queue> q_;
-  std::deque<Chunk> chunks_;  // stable addresses, grows in blocks
-  std::vector<uint32_t> free_;
-};
-
-// A record packed for a warp's queue: a 2-byte length, then varint fields, the address kind
-// and either one word (warp-uniform: every active lane on one word) or zigzag deltas between
-// active lanes, then the raw values (full traces only).
-namespace packed {
-
-// The most bytes one packed record takes: 8 varint fields (<= 10 bytes), the address kind
-// and 32 lanes of a zigzag delta (<= 10) and a value (4), after its 2-byte length.
-constexpr size_t kMax = 2 + 8 * 10 + 1 + trace::kLanes * 14;
-static_assert(kMax < 0x10000);
-
-inline uint8_t* put(uint8_t* o, uint64_t v) {
-  while (v >= 0x80) {
-    *o++ = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  *o++ = static_cast<uint8_t>(v);
-  return o;
-}
-
-inline uint64_t get(const uint8_t*& p) {
-  uint64_t v = 0;
-  for (int shift = 0;; shift += 7) {
-    const uint8_t c = *p++;
-    v |= static_cast<uint64_t>(c & 0x7F) << shift;
-    if (!(c & 0x80)) return v;
-  }
-}
-
-// Packs `in` at out (kMax bytes free); returns the bytes written, length prefix included.
-size_t pack(const trace::Instr& in, bool values, uint8_t* out) {
-  uint8_t* o = out + 2;
-  o = put(o, in.subcore);
-  o = put(o, in.seq);
-  o = put(o, in.active_mask);
-  o = put(o, in.gap);
-  o = put(o, in.flags);
-  o = put(o, in.reduced_mask);
-  o = put(o, in.param);
-  o = put(o, in.nparams);
-  const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
-  const bool uniform = one_address(in);
-  *o++ = uniform ? 1 : 0;
-  if (uniform) {
-    o = put(o, a0);
-  } else {
-    uint32_t prev = 0;
-    for (uint32_t m = in.active_mask; m; m &= m - 1) {
-      const int l = __builtin_ctz(m);
-      const int64_t d = static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev);
-      o = put(o, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
-      prev = in.addr[l];
-    }
-  }
-  if (values) {
-    for (uint32_t m = in.active_mask; m; m &= m - 1) {
-      __builtin_memcpy(o, &in.value[static_cast<size_t>(__builtin_ctz(m))], 4);
-      o += 4;
-    }
-  }
-  const size_t n = static_cast<size_t>(o - out - 2);
-  out[0] = static_cast<uint8_t>(n);
-  out[1] = static_cast<uint8_t>(n >> 8);
-  return n + 2;
-}
-
-inline size_t length(const uint8_t* p) { return 2 + (static_cast<size_t>(p[0]) | static_cast<size_t>(p[1]) << 8); }
-
-// Unpacks the record at p (its length prefix first) into out; sm and warp stay as they are.
-void unpack(const uint8_t* p, bool values, trace::Instr& out) {
-  p += 2;
-  out.subcore = static_cast<uint32_t>(get(p));
-  out.seq = get(p);
-  out.active_mask = static_cast<uint32_t>(get(p));
-  out.gap = static_cast<uint32_t>(get(p));
-  out.flags = static_cast<uint32_t>(get(p));
-  out.reduced_mask = static_cast<uint32_t>(get(p));
-  out.param = static_cast<uint8_t>(get(p));
-  out.nparams = static_cast<uint8_t>(get(p));
-  if (values) out.value.fill(0);  // inactive lanes read zero, as from the reader (a timing-only head's stay 0)
-  if (*p++) {
-    const uint32_t a0 = static_cast<uint32_t>(get(p));
-    out.addr.fill(0);
-    for (uint32_t m = out.active_mask; m; m &= m - 1) out.addr[static_cast<size_t>(__builtin_ctz(m))] = a0;
-  } else {
-    out.addr.fill(0);
-    int64_t prev = 0;
-    for (uint32_t m = out.active_mask; m; m &= m - 1) {
-      const uint64_t z = get(p);
-      prev += static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
-      out.addr[static_cast<size_t>(__builtin_ctz(m))] = static_cast<uint32_t>(prev);
-    }
-  }
-  if (values) {
-    for (uint32_t m = out.active_mask; m; m &= m - 1) {
-      __builtin_memcpy(&out.value[static_cast<size_t>(__builtin_ctz(m))], p, 4);
-      p += 4;
-    }
-  }
-}
-
-}  // namespace packed
 
 // The model's source. A worker thread (BatchWorker) reads the file (decompressing, decoding
 // and checking each record), finds each record's warp and packs it; the model's thread only
@@ -401,7 +188,7 @@ class FileSource : public InstrSource {
             packed::unpack(p, values_, heads_[w]);
             break;
           }
-          queues_.push(k, p, packed::length(p));
+          queues_.push(k, p, record_length(p));
           if (++buffered_ > peak_) peak_ = buffered_;
         }
       }
@@ -459,13 +246,9 @@ class FileSource : public InstrSource {
   std::unique_ptr<trace::BatchWorker<Batch>> worker_;  // last: stopped before the members it uses go
 };
 
-}  // namespace
-
-namespace {
-
 // A timing-only trace's first pass, a call at a time: a worker thread reads and checks whole
 // records (Reader::next_call, no per-param copies), this one adds them up.
-TraceSummary summarize_calls(const std::string& path) {
+TraceSummary summarize_calls(trace::Reader& reader) {
   struct Call {
     trace::Instr in0;
     uint32_t n = 1;
@@ -476,7 +259,6 @@ TraceSummary summarize_calls(const std::string& path) {
     size_t n = 0;
   };
   constexpr size_t kBatch = 2048;
-  trace::Reader reader(path);
   Summarizer s(reader.header());
   {
     trace::BatchWorker<Batch> worker(
@@ -503,14 +285,11 @@ TraceSummary summarize_calls(const std::string& path) {
 TraceSummary summarize(const std::string& path) {
   const double t0 = process_cpu_seconds();
   TraceSummary out;
-  bool timing_only = false;
-  {
-    trace::Reader probe(path);  // the header alone (errors name the file)
-    timing_only = probe.header().timing_only;
-  }
-  if (timing_only) {
-    out = summarize_calls(path);
+  auto reader = std::make_unique<trace::Reader>(path);  // the header (errors name the file)
+  if (reader->header().timing_only) {
+    out = summarize_calls(*reader);
   } else {
+    reader.reset();  // a full trace: instruction by instruction (each param has its own values)
     trace::PrefetchReader r(path);  // decodes on a second thread
     Summarizer s(r.header());
     uint64_t i = 0;

@@ -3,7 +3,8 @@
 //     order of first appearance), its placement, instruction count and work, plus the
 //     per-word lane counts and exact sums the end-of-run check compares against. Memory:
 //     O(warps + gradient words), independent of the trace's length. The file is decoded on a
-//     second thread (trace::PrefetchReader) while this one summarizes.
+//     second thread while this one summarizes (a timing-only trace a whole call at a time,
+//     trace::Reader::next_call; a full one instruction by instruction, trace::PrefetchReader).
 //  2. an InstrSource hands each warp its instructions in order while the model runs.
 //     file_source() streams the file block by block: an instruction is read when some warp
 //     needs it, and the records read past it on the way wait in their warps' queues. With

@@ -1,0 +1,94 @@
+#include "read_ahead.h"
+
+namespace arc::sim::packed {
+
+namespace {
+
+inline uint8_t* put(uint8_t* o, uint64_t v) {
+  while (v >= 0x80) {
+    *o++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *o++ = static_cast<uint8_t>(v);
+  return o;
+}
+
+inline uint64_t get(const uint8_t*& p) {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const uint8_t c = *p++;
+    v |= static_cast<uint64_t>(c & 0x7F) << shift;
+    if (!(c & 0x80)) return v;
+  }
+}
+
+}  // namespace
+
+size_t pack(const trace::Instr& in, bool values, uint8_t* out) {
+  uint8_t* o = out + 2;
+  o = put(o, in.subcore);
+  o = put(o, in.seq);
+  o = put(o, in.active_mask);
+  o = put(o, in.gap);
+  o = put(o, in.flags);
+  o = put(o, in.reduced_mask);
+  o = put(o, in.param);
+  o = put(o, in.nparams);
+  const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+  const bool uniform = one_address(in);
+  *o++ = uniform ? 1 : 0;
+  if (uniform) {
+    o = put(o, a0);
+  } else {
+    uint32_t prev = 0;
+    for (uint32_t m = in.active_mask; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      const int64_t d = static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev);
+      o = put(o, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
+      prev = in.addr[l];
+    }
+  }
+  if (values) {
+    for (uint32_t m = in.active_mask; m; m &= m - 1) {
+      __builtin_memcpy(o, &in.value[static_cast<size_t>(__builtin_ctz(m))], 4);
+      o += 4;
+    }
+  }
+  const size_t n = static_cast<size_t>(o - out - 2);
+  out[0] = static_cast<uint8_t>(n);
+  out[1] = static_cast<uint8_t>(n >> 8);
+  return n + 2;
+}
+
+void unpack(const uint8_t* p, bool values, trace::Instr& out) {
+  p += 2;
+  out.subcore = static_cast<uint32_t>(get(p));
+  out.seq = get(p);
+  out.active_mask = static_cast<uint32_t>(get(p));
+  out.gap = static_cast<uint32_t>(get(p));
+  out.flags = static_cast<uint32_t>(get(p));
+  out.reduced_mask = static_cast<uint32_t>(get(p));
+  out.param = static_cast<uint8_t>(get(p));
+  out.nparams = static_cast<uint8_t>(get(p));
+  if (values) out.value.fill(0);  // inactive lanes read zero, as from the reader (a timing-only head's stay 0)
+  out.addr.fill(0);
+  if (*p++) {
+    const uint32_t a0 = static_cast<uint32_t>(get(p));
+    for (uint32_t m = out.active_mask; m; m &= m - 1) out.addr[static_cast<size_t>(__builtin_ctz(m))] = a0;
+  } else {
+    int64_t prev = 0;
+    for (uint32_t m = out.active_mask; m; m &= m - 1) {
+      const uint64_t z = get(p);
+      prev += static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
+      out.addr[static_cast<size_t>(__builtin_ctz(m))] = static_cast<uint32_t>(prev);
+    }
+  }
+  if (values) {
+    for (uint32_t m = out.active_mask; m; m &= m - 1) {
+      __builtin_memcpy(&out.value[static_cast<size_t>(__builtin_ctz(m))], p, 4);
+      p += 4;
+    }
+  }
+}
+
+}  // namespace arc::sim::packed

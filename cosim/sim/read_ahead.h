@@ -1,0 +1,147 @@
+// The timing model's trace read-ahead (trace_source.cpp's FileSource): records read for
+// warps the model has not reached wait in per-warp queues, packed.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <vector>
+
+#include "lane_mask.h"
+#include "trace.h"
+
+namespace arc::sim {
+
+// True when every active lane of `in` (mask != 0) is on the word of its lowest active lane.
+inline bool one_address(const trace::Instr& in) {
+  const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+  return (lanes_equal(in.addr, a0) & in.active_mask) == in.active_mask;
+}
+
+// Read-ahead: a record read for another warp waits in that warp's queue, packed (varint
+// fields, zigzag address deltas between active lanes, raw values; no partial sums, which the
+// model never reads): ~6 bytes per lane instead of the 432-byte Instr. The queues live in
+// one pool of fixed-size chunks (ChunkQueues): a chunk a queue has read past goes back to the
+// pool at once, so the memory held is the bytes read ahead now plus at most two partly used
+// chunks per warp with a backlog, never the sum of every warp's largest backlog (a per-warp
+// growable buffer kept that, 2.9 GB on the 1080p gs capture). Each warp's next instruction is
+// unpacked once into heads_[w], where it stays put until pop(w); a record that is the asking
+// warp's next one (the usual case for a trace in issue order) goes straight there.
+// A queued record: a 2-byte length (little-endian), then that many bytes. Its whole size.
+inline size_t record_length(const uint8_t* p) { return 2 + (static_cast<size_t>(p[0]) | static_cast<size_t>(p[1]) << 8); }
+
+class ChunkQueues {
+ public:
+  static constexpr uint32_t kChunk = 256;  // bytes of a chunk's data
+  explicit ChunkQueues(size_t queues) : q_(queues) {}
+  uint32_t count(size_t w) const { return q_[w].count; }
+  // Appends one record of n bytes to queue w.
+  void push(size_t w, const uint8_t* p, size_t n) {
+    Queue& q = q_[w];
+    while (n) {
+      if (q.tail == kNil || q.wr == kChunk) {
+        const uint32_t c = take_chunk();
+        if (q.tail == kNil) q.head = c;
+        else chunk(q.tail).next = c;
+        q.tail = c;
+        q.wr = 0;
+      }
+      const size_t k = std::min<size_t>(n, kChunk - q.wr);
+      std::memcpy(chunk(q.tail).data + q.wr, p, k);
+      q.wr += static_cast<uint32_t>(k);
+      p += k;
+      n -= k;
+    }
+    ++q.count;
+  }
+  // Copies the next n bytes of queue w to out and drops them (freeing emptied chunks).
+  void take(size_t w, uint8_t* out, size_t n) {
+    Queue& q = q_[w];
+    while (n) {
+      const uint32_t end = q.head == q.tail ? q.wr : kChunk;
+      const size_t k = std::min<size_t>(n, end - q.rd);
+      std::memcpy(out, chunk(q.head).data + q.rd, k);
+      q.rd += static_cast<uint32_t>(k);
+      out += k;
+      n -= k;
+      if (q.rd == kChunk || (q.head == q.tail && q.rd == q.wr)) {
+        const uint32_t next = chunk(q.head).next;
+        give_chunk(q.head);
+        if (q.head == q.tail) {
+          q.head = q.tail = kNil;
+          q.wr = 0;
+        } else {
+          q.head = next;
+        }
+        q.rd = 0;
+      }
+    }
+  }
+  void record_taken(size_t w) { --q_[w].count; }
+  // Copies the next record of queue w (its 2-byte length, then that many bytes) to out and
+  // drops it: one call, the common case (the whole record in the head chunk) one memcpy.
+  void take_record(size_t w, uint8_t* out) {
+    Queue& q = q_[w];
+    const uint32_t end = q.head == q.tail ? q.wr : kChunk;
+    if (end - q.rd >= 2) {
+      const uint8_t* p = chunk(q.head).data + q.rd;
+      const size_t n = record_length(p);
+      if (end - q.rd > n) {  // whole, with bytes left after it: the chunk stays
+        std::memcpy(out, p, n);
+        q.rd += static_cast<uint32_t>(n);
+        return;
+      }
+    }
+    take(w, out, 2);
+    take(w, out + 2, record_length(out) - 2);
+  }
+  size_t chunks_peak() const { return chunks_.size(); }  // the pool never shrinks: its size is the peak
+
+ private:
+  static constexpr uint32_t kNil = ~0u;
+  struct Chunk {
+    uint32_t next = kNil;
+    uint8_t data[kChunk];
+  };
+  struct Queue {
+    uint32_t head = kNil, tail = kNil;  // chunk chain, oldest first
+    uint32_t rd = 0, wr = 0;            // read offset in head, write offset in tail
+    uint32_t count = 0;                 // records
+  };
+  Chunk& chunk(uint32_t c) { return chunks_[c]; }
+  uint32_t take_chunk() {
+    if (free_.empty()) {
+      chunks_.emplace_back();
+      return static_cast<uint32_t>(chunks_.size() - 1);
+    }
+    const uint32_t c = free_.back();
+    free_.pop_back();
+    chunks_[c].next = kNil;
+    return c;
+  }
+  void give_chunk(uint32_t c) { free_.push_back(c); }
+
+  std::vector<Queue> q_;
+  std::deque<Chunk> chunks_;  // stable addresses, grows in blocks
+  std::vector<uint32_t> free_;
+};
+
+// A record packed for a warp's queue: its 2-byte length, then varint fields, the address kind
+// and either one word (warp-uniform: every active lane on one word) or zigzag deltas between
+// active lanes, then the raw values (full traces only; no partial sums, which the model never
+// reads).
+namespace packed {
+
+// The most bytes one packed record takes: 8 varint fields (<= 10 bytes), the address kind
+// and 32 lanes of a zigzag delta (<= 10) and a value (4), after its 2-byte length.
+constexpr size_t kMax = 2 + 8 * 10 + 1 + trace::kLanes * 14;
+static_assert(kMax < 0x10000);
+
+// Packs `in` at out (kMax bytes free); returns the bytes written, length prefix included.
+size_t pack(const trace::Instr& in, bool values, uint8_t* out);
+// Unpacks the record at p (its length prefix first) into out; sm and warp stay as they are.
+void unpack(const uint8_t* p, bool values, trace::Instr& out);
+
+}  // namespace packed
+
+}  // namespace arc::sim
