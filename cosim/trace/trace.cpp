@@ -237,6 +237,28 @@ struct Reader::Impl {
   }
   // Reads the next block; false at the end block.
   bool next_block();
+  // Decodes the next record into `call` (expand: every param; else param 0 alone, timing-only
+  // traces); false after the last record.
+  bool decode_record(bool expand) {
+    while (rec_left == 0)
+      if (records_done || !next_block() || records_done) return false;
+    try {
+      dec->decode(*cur, call, expand);
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()).insert(where.size(), " record " + std::to_string(rec_in_block)));
+    }
+    return true;
+  }
+  // A param of the current record (a call of n params) is invalid: the one-line error.
+  [[noreturn]] void bad_param(uint32_t n, uint32_t param, const std::string& problem) const {
+    throw Error(where + " record " + std::to_string(rec_in_block) + (n > 1 ? " param " + std::to_string(param) : std::string()) +
+                ": " + problem);
+  }
+  // The current record is checked and taken.
+  void end_record() {
+    ++rec_in_block;
+    if (--rec_left == 0 && !cur->done()) throw Error(where + ": malformed: bytes left after the last record");
+  }
 };
 
 bool Reader::Impl::next_block() {
@@ -344,24 +366,11 @@ bool Reader::next(Instr& out) {
 const Instr* Reader::next() {
   auto& m = *impl_;
   if (m.call_next == m.call.size()) {
-    while (m.rec_left == 0) {
-      if (m.records_done || !m.next_block()) return nullptr;
-      if (m.records_done) return nullptr;
-    }
-    const std::string* where = &m.where;
-    try {
-      m.dec->decode(*m.cur, m.call);
-    } catch (const Error& e) {
-      throw Error(std::string(e.what()).insert(where->size(), " record " + std::to_string(m.rec_in_block)));
-    }
-    for (const Instr& p : m.call) {
-      const std::string problem = check_instr(m.header, p);
-      if (!problem.empty())
-        throw Error(*where + " record " + std::to_string(m.rec_in_block) +
-                    (m.call.size() > 1 ? " param " + std::to_string(p.param) : std::string()) + ": " + problem);
-    }
-    ++m.rec_in_block;
-    if (--m.rec_left == 0 && !m.cur->done()) throw Error(*where + ": malformed: bytes left after the last record");
+    if (!m.decode_record(true)) return nullptr;
+    const uint32_t n = static_cast<uint32_t>(m.call.size());
+    for (const Instr& p : m.call)
+      if (const std::string problem = check_instr(m.header, p); !problem.empty()) m.bad_param(n, p.param, problem);
+    m.end_record();
     m.call_next = 0;
   }
   const Instr& out = m.call[m.call_next++];
@@ -373,24 +382,11 @@ const Instr* Reader::next() {
 const Instr* Reader::next_call(uint32_t& nparams, int64_t& stride) {
   auto& m = *impl_;
   if (m.call_next != m.call.size()) throw Error(m.path + ": internal: next_call() inside a call read by next()");
-  while (m.rec_left == 0) {
-    if (m.records_done || !m.next_block()) return nullptr;
-    if (m.records_done) return nullptr;
-  }
-  const std::string* where = &m.where;
-  try {
-    m.dec->decode(*m.cur, m.call, false);
-  } catch (const Error& e) {
-    throw Error(std::string(e.what()).insert(where->size(), " record " + std::to_string(m.rec_in_block)));
-  }
+  if (!m.decode_record(false)) return nullptr;
   const uint32_t n = m.dec->nparams();
   const int64_t s = m.dec->stride();
   const Instr& in = m.call[0];
-  const auto fail = [&](uint32_t p, const std::string& problem) {
-    throw Error(*where + " record " + std::to_string(m.rec_in_block) + (n > 1 ? " param " + std::to_string(p) : std::string()) +
-                ": " + problem);
-  };
-  if (std::string problem = check_instr(m.header, in); !problem.empty()) fail(0, problem);
+  if (const std::string problem = check_instr(m.header, in); !problem.empty()) m.bad_param(n, 0, problem);
   if (n > 1 && s > 0) {
     // Param p's addresses are param 0's + p x stride: the first param with a lane past the
     // buffer, and its lowest such lane, are what checking each param in turn would report.
@@ -407,13 +403,12 @@ const Instr* Reader::next_call(uint32_t& nparams, int64_t& stride) {
         const int l = __builtin_ctz(r);
         const uint64_t a = in.addr[static_cast<size_t>(l)] + first * st;
         if (a >= bw)
-          fail(static_cast<uint32_t>(first), "lane " + std::to_string(l) + " address " + std::to_string(a) +
-                                                 " is outside the gradient buffer (" + std::to_string(bw) + " words)");
+          m.bad_param(n, static_cast<uint32_t>(first), "lane " + std::to_string(l) + " address " + std::to_string(a) +
+                                                           " is outside the gradient buffer (" + std::to_string(bw) + " words)");
       }
     }
   }
-  ++m.rec_in_block;
-  if (--m.rec_left == 0 && !m.cur->done()) throw Error(*where + ": malformed: bytes left after the last record");
+  m.end_record();
   m.call_next = m.call.size();  // the whole call is read
   m.instructions += n;
   m.lanes += static_cast<uint64_t>(n) * static_cast<uint64_t>(__builtin_popcount(in.active_mask));
