@@ -7,6 +7,16 @@ namespace arc::sim {
 
 namespace {
 
+// A run (request.h): `count` one-word rounds on word `addr` carrying `lanes` lane updates,
+// priced per round as the ops it stands for.
+Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
+  Request r(LaneOp{addr, 0, lanes}, sm);
+  r.count = count;
+  r.bytes = count * l2_round_bytes(1, 1, 1, setup);
+  r.link_bytes = count * round_bytes(1, 1, 1, setup);
+  return r;
+}
+
 // The requests of one instruction, each priced per round (append_requests adds the
 // instruction's own cost).
 void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
@@ -33,11 +43,7 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
   if (uniform && setup.runs) {
     uint32_t lanes = 0;
     for (size_t i = 0; i < n; ++i) lanes += ops[i].lanes;
-    Request r(LaneOp{ops[0].addr, 0, lanes}, sm);
-    r.count = static_cast<uint32_t>(n);
-    r.bytes = static_cast<uint32_t>(n) * single;
-    r.link_bytes = static_cast<uint32_t>(n) * single_link;
-    out.push_back(std::move(r));
+    out.push_back(run_request(ops[0].addr, static_cast<uint32_t>(n), lanes, sm, setup));
     return;
   }
   if (uniform) {
@@ -136,11 +142,8 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
 
 void append_run(Packet& out, uint32_t addr, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
   assert(setup.runs && setup.granule_words != 0 && lanes >= 1);
-  Request r(LaneOp{addr, 0, lanes}, sm);
-  r.count = lanes;
-  r.bytes = lanes * l2_round_bytes(1, 1, 1, setup) + setup.instruction_bytes;
-  r.link_bytes = lanes * round_bytes(1, 1, 1, setup);
-  out.push_back(std::move(r));
+  out.push_back(run_request(addr, lanes, lanes, sm, setup));
+  out.back().bytes += setup.instruction_bytes;  // on the L2 side, once (as append_requests)
 }
 
 void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,

@@ -78,28 +78,29 @@ void RopUnit::step() {
     // run starts same_addr_interval x m cycles after its first (each waits for the one before).
     Cycle last = now;
     const uint32_t gap = serialize ? setup_.same_addr_interval : 0;
-    if (r.run()) {  // count ops on one word, lanes together, values 0 (a timing-only trace)
-      WordState& w = words_[r.one.addr];
-      const Cycle t0 = serialize ? std::max(now, w.free) : now;
-      const Cycle t = t0 + Cycle{r.count} * gap;
-      w.arrived += r.one.lanes;
-      if (serialize) w.free = t;
-      last = std::max(last, t - gap);
-    }
-    for (const LaneOp *op = r.run() ? nullptr : r.begin(), *end = r.run() ? nullptr : r.end(); op != end;) {
-      const uint32_t addr = op->addr;
+    // One word's run: `rounds` ops carrying `lanes` lane updates; ops = their values, or nullptr
+    // for a run request (values 0, nothing to apply or log).
+    auto commit = [&](uint32_t addr, uint32_t rounds, uint32_t lanes, const LaneOp* ops) {
       WordState& w = words_[addr];
       const Cycle t0 = serialize ? std::max(now, w.free) : now;
-      Cycle t = t0;
-      uint32_t lanes = 0;
-      for (; op != end && op->addr == addr; ++op, t += gap) {
-        if (setup_.values) image_.apply(addr, op->value);  // a timing-only trace adds 0 to 0: the image stays 0
-        if (log_.enabled) log_.entries.push_back({t, unit_, addr, op->value});
-        lanes += op->lanes;
+      for (uint32_t k = 0; ops && k < rounds; ++k) {
+        if (setup_.values) image_.apply(addr, ops[k].value);  // a timing-only trace adds 0 to 0: the image stays 0
+        if (log_.enabled) log_.entries.push_back({t0 + Cycle{k} * gap, unit_, addr, ops[k].value});
       }
+      const Cycle t = t0 + Cycle{rounds} * gap;
       w.arrived += lanes;
       if (serialize) w.free = t;
       last = std::max(last, t - gap);
+    };
+    if (r.run()) {
+      commit(r.one.addr, r.count, r.one.lanes, nullptr);
+    } else {
+      for (const LaneOp *op = r.begin(), *end = r.end(); op != end;) {
+        const LaneOp* first = op;
+        uint32_t lanes = 0;
+        for (; op != end && op->addr == first->addr; ++op) lanes += op->lanes;
+        commit(first->addr, static_cast<uint32_t>(op - first), lanes, first);
+      }
     }
     stats_.rop_ops += r.count;
     ++stats_.rop_requests;
