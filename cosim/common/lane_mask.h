@@ -53,4 +53,19 @@ inline uint32_t lanes_at_least(const Lanes& a, uint32_t bound) {
 #endif
 }
 
+// a[l] = v on the lanes of mask, 0 on the others.
+inline void fill_lanes(Lanes& a, uint32_t v, uint32_t mask) {
+#if defined(__SSE2__)
+  const __m128i vv = _mm_set1_epi32(static_cast<int>(v));
+  const __m128i bit = _mm_set_epi32(8, 4, 2, 1);
+  for (int i = 0; i < 32; i += 4) {
+    const __m128i m = _mm_set1_epi32(static_cast<int>((mask >> i) & 15u));
+    const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(m, bit), bit);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(a.data() + i), _mm_and_si128(on, vv));
+  }
+#else
+  for (int l = 0; l < 32; ++l) a[static_cast<size_t>(l)] = (mask >> l & 1u) ? v : 0u;
+#endif
+}
+
 }  // namespace arc

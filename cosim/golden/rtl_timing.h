@@ -46,5 +46,11 @@ struct InstrSchedule {
 // With back-pressure, every cycle the output waits delays everything after it by that much.
 InstrSchedule schedule(const std::vector<Transaction>& txns);
 void schedule(const std::vector<Transaction>& txns, InstrSchedule& out);  // the same into out (storage reused)
+// The common case in closed form: when all of an instruction's transactions go to the LSU
+// (per-lane atomics), schedule() offers transaction i at lsu_stream_emit(i) and accepts the
+// next instruction at lsu_stream_emit(last) + kInstrTurnaround (tests/rtl/test_rtl_timing.cpp).
+constexpr uint64_t lsu_stream_emit(uint64_t i) {
+  return kMatcherLatency + kSchedLatency + kLsuFirstLaneLatency + i / kLsuLanesPerCycle;
+}
 
 }  // namespace arc::golden::rtl_timing

@@ -66,6 +66,15 @@ class ArcUnit : public sc_core::sc_module {
     return setup_.pass_coalesce && t.route == golden::Route::Lsu && pending_.front().pass > 1;
   }
   bool can_emit(Cycle now, const golden::Transaction& t) const { return gathers(t) || out->can_push(now); }
+  // emit() of t[0, n) at once, each a gathered pass-through lane (gathers() holds for every one:
+  // LSU route, and the instruction's last pass-through lane comes after them).
+  void gather_all(const golden::Transaction* t, size_t n) {
+    Pending& e = pending_.front();
+    for (size_t i = 0; i < n; ++i)
+      gather_.push_back({t[i].addr, t[i].value, static_cast<uint32_t>(__builtin_popcount(t[i].lane_mask))});
+    e.pass -= static_cast<uint32_t>(n);
+    e.total -= static_cast<uint32_t>(n);
+  }
   bool emit(Cycle now, const golden::Transaction& t) {
     if (!can_emit(now, t)) return false;
     Pending& e = pending_.front();

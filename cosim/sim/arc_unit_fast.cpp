@@ -7,6 +7,10 @@ ArcUnitFast::ArcUnitFast(sc_core::sc_module_name name, const ArcUnitSetup& setup
   wake.bind([this] { step(); });
 }
 
+Cycle ArcUnitFast::emit_offset(size_t i) const {
+  return all_lsu_ ? golden::rtl_timing::lsu_stream_emit(i) : sched_.emit[i];
+}
+
 void ArcUnitFast::step() {
   const Cycle now = now_cycle();
   if (!holding_) {
@@ -21,21 +25,30 @@ void ArcUnitFast::step() {
     const bool b = busy->read(now);
     if (b) ++stats_.instrs_seen_busy;
     golden::process(warp_instr(*in.pop(now)), setup_.sched, b, txns_);  // into the unit's storage: no allocation
-    golden::rtl_timing::schedule(txns_, sched_);
     accepted(txns_);
-    holding_ = true;
     accepted_ = now;
     next_ = 0;
     delay_ = 0;
     if (txns_.empty()) {
-      holding_ = false;
-      free_at_ = now + sched_.next_accept;
+      free_at_ = now + golden::rtl_timing::kEmptyInstrCycles;
       wake.at(free_at_);
       return;
     }
+    holding_ = true;
+    // Per-lane atomics only (the scheduler reduced nothing): the schedule in closed form.
+    all_lsu_ = true;
+    for (const golden::Transaction& t : txns_) all_lsu_ &= t.route == golden::Route::Lsu;
+    if (!all_lsu_) golden::rtl_timing::schedule(txns_, sched_);
+    // Lanes that gather are taken without a port and without back-pressure, so nothing outside
+    // sees when: with every lane gathering but the last, they all join the packet now, and the
+    // unit next runs when the last is offered.
+    if (all_lsu_ && txns_.size() > 1 && gathers(txns_[0])) {
+      gather_all(txns_.data(), txns_.size() - 1);
+      next_ = txns_.size() - 1;
+    }
   }
   // Offer the next transaction at its scheduled cycle plus the back-pressure so far.
-  const Cycle offer = accepted_ + sched_.emit[next_] + delay_;
+  const Cycle offer = accepted_ + emit_offset(next_) + delay_;
   if (now < offer) {
     wake.at(offer);
     return;
@@ -44,17 +57,17 @@ void ArcUnitFast::step() {
     out->await_room(now);  // the LSU port wakes us when it frees
     return;
   }
-  delay_ = now - accepted_ - sched_.emit[next_];
+  delay_ = now - accepted_ - emit_offset(next_);
   // Gathered pass-through lanes that follow join the packet now: each would be offered (and
   // taken: no port, no delay) at its own cycle, with nothing visible until the lane that sends.
   while (++next_ < txns_.size() && gathers(txns_[next_])) emit(now, txns_[next_]);
   if (next_ < txns_.size()) {
-    wake.at(accepted_ + sched_.emit[next_] + delay_);
+    wake.at(accepted_ + emit_offset(next_) + delay_);
     return;
   }
   holding_ = false;
-  free_at_ = accepted_ + sched_.next_accept + delay_;
-  wake.at(free_at_);
+  free_at_ = accepted_ + emit_offset(txns_.size() - 1) + golden::rtl_timing::kInstrTurnaround + delay_;
+  if (!in.empty()) wake.at(free_at_);  // else the sub-core's next push wakes us (then we wait for free_at_)
 }
 
 }  // namespace arc::sim

@@ -16,10 +16,12 @@ class ArcUnitFast : public ArcUnit {
 
  private:
   void step();
+  Cycle emit_offset(size_t i) const;  // transaction i's offer, cycles after accept (rtl_timing)
 
   bool holding_ = false;                  // an instruction is inside the unit
   std::vector<golden::Transaction> txns_;
-  golden::rtl_timing::InstrSchedule sched_;
+  golden::rtl_timing::InstrSchedule sched_;  // unless all_lsu_
+  bool all_lsu_ = false;                  // every transaction per-lane to the LSU: lsu_stream_emit()
   size_t next_ = 0;                       // next transaction to emit
   Cycle accepted_ = 0;                    // accept cycle of the held instruction
   Cycle delay_ = 0;                       // cycles lost to back-pressure so far

@@ -14,6 +14,7 @@ inline uint8_t* put(uint8_t* o, uint64_t v) {
 }
 
 inline uint64_t get(const uint8_t*& p) {
+  if (*p < 0x80) return *p++;  // most fields: one byte
   uint64_t v = 0;
   for (int shift = 0;; shift += 7) {
     const uint8_t c = *p++;
@@ -71,11 +72,10 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out) {
   out.param = static_cast<uint8_t>(get(p));
   out.nparams = static_cast<uint8_t>(get(p));
   if (values) out.value.fill(0);  // inactive lanes read zero, as from the reader (a timing-only head's stay 0)
-  out.addr.fill(0);
   if (*p++) {
-    const uint32_t a0 = static_cast<uint32_t>(get(p));
-    for (uint32_t m = out.active_mask; m; m &= m - 1) out.addr[static_cast<size_t>(__builtin_ctz(m))] = a0;
+    fill_lanes(out.addr, static_cast<uint32_t>(get(p)), out.active_mask);
   } else {
+    out.addr.fill(0);
     int64_t prev = 0;
     for (uint32_t m = out.active_mask; m; m &= m - 1) {
       const uint64_t z = get(p);

@@ -161,23 +161,20 @@ class FileSource : public InstrSource {
         values_(!s.header.timing_only),
         index_(warp_index(s)),
         queues_(s.warps.size()),
-        heads_(s.warps.size()),
-        head_valid_(s.warps.size(), 0) {
-    for (size_t w = 0; w < s.warps.size(); ++w) {
-      heads_[w].sm = s.warps[w].sm;
-      heads_[w].warp = s.warps[w].warp;
-    }
+        warps_(s.warps),
+        head_of_(s.warps.size(), nullptr) {
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
   }
   const trace::Instr& front(size_t w) override {
-    if (!head_valid_[w]) {
+    if (!head_of_[w]) {
+      trace::Instr& head = take_head(w);
       if (queues_.count(w)) {
         uint8_t buf[packed::kMax];
         queues_.take_record(w, buf);
         queues_.record_taken(w);
         --buffered_;
-        packed::unpack(buf, values_, heads_[w]);
+        packed::unpack(buf, values_, head);
       } else {
         for (;;) {
           if (!batch_ || at_ == batch_->warp.size()) next_batch();
@@ -185,18 +182,20 @@ class FileSource : public InstrSource {
           const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
           ++at_;
           if (k == w) {
-            packed::unpack(p, values_, heads_[w]);
+            packed::unpack(p, values_, head);
             break;
           }
           queues_.push(k, p, record_length(p));
           if (++buffered_ > peak_) peak_ = buffered_;
         }
       }
-      head_valid_[w] = 1;
     }
-    return heads_[w];
+    return *head_of_[w];
   }
-  void pop(size_t w) override { head_valid_[w] = 0; }
+  void pop(size_t w) override {
+    free_heads_.push_back(head_of_[w]);
+    head_of_[w] = nullptr;
+  }
   uint64_t buffered_peak() const override { return peak_; }
   uint64_t buffered_bytes_peak() const override { return queues_.chunks_peak() * ChunkQueues::kChunk; }
 
@@ -238,8 +237,28 @@ class FileSource : public InstrSource {
   bool values_;
   WarpIndex index_;
   ChunkQueues queues_;
-  std::vector<trace::Instr> heads_;
-  std::vector<char> head_valid_;
+  // Each warp's next instruction, unpacked, from front(w) until pop(w): in a pool of head slots,
+  // one per warp that holds a head (the resident ones), reused last-freed first, so the heads
+  // in use stay few and warm in cache however many warps the trace has (a slot per warp was
+  // 28 MB of scattered 432-byte Instrs on the 1080p gs capture).
+  trace::Instr& take_head(size_t w) {
+    trace::Instr* h;
+    if (free_heads_.empty()) {
+      h = &heads_.emplace_back();  // a deque: the heads handed out stay where they are
+    } else {
+      h = free_heads_.back();
+      free_heads_.pop_back();
+    }
+    head_of_[w] = h;
+    trace::Instr& head = *h;
+    head.sm = warps_[w].sm;  // unpack() fills the rest
+    head.warp = warps_[w].warp;
+    return head;
+  }
+  const std::vector<WarpSummary>& warps_;
+  std::deque<trace::Instr> heads_;
+  std::vector<trace::Instr*> free_heads_;
+  std::vector<trace::Instr*> head_of_;  // per warp: its head slot, or null
   Batch* batch_ = nullptr;
   size_t at_ = 0;
   uint64_t buffered_ = 0, peak_ = 0;

@@ -57,6 +57,18 @@ void check_top_timing(bool rf_port) {
 TEST(RtlTiming, TopMatchesScheduleCycleForCycle) { check_top_timing(false); }
 TEST(RtlTiming, PaperRfPortMatchesScheduleCycleForCycle) { check_top_timing(true); }
 
+// The closed form the fast ARC unit uses for an all-LSU instruction equals schedule() (which
+// the two tests above check against the RTL) for every stream length and group split.
+TEST(RtlTiming, LsuStreamClosedFormEqualsSchedule) {
+  for (uint32_t n = 1; n <= 32; ++n) {
+    std::vector<Transaction> t;
+    for (uint32_t l = 0; l < n; ++l) t.push_back({Route::Lsu, l % 3, 0, 1u << l});  // groups of any shape
+    const auto s = rtl_timing::schedule(t);
+    for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(s.emit[i], rtl_timing::lsu_stream_emit(i)) << "n " << n << " i " << i;
+    EXPECT_EQ(s.next_accept, rtl_timing::lsu_stream_emit(n - 1) + rtl_timing::kInstrTurnaround) << "n " << n;
+  }
+}
+
 // Headline numbers, measured: a full-warp reduction, 32 per-lane atomics, an empty mask.
 TEST(RtlTiming, HeadlineNumbers) {
   WarpCase full;
