@@ -4,30 +4,20 @@
 
 namespace arc::sim {
 
-namespace {
-Calendar* g_calendar = nullptr;
-}
 
 Calendar::Calendar(sc_core::sc_module_name name) : sc_module(name), wheel_(kWheel), full_(kWheel / 64, 0) {
-  if (g_calendar) throw Error("internal: a second timing-model Calendar in one process");
-  g_calendar = this;
+  if (detail::g_calendar) throw Error("internal: a second timing-model Calendar in one process");
+  detail::g_calendar = this;
   detail::g_now = 0;
   SC_METHOD(fire);  // runs at time 0 too: the wakes asked for cycle 0 during elaboration
   sensitive << ev_;
 }
 
 Calendar::~Calendar() {
-  if (g_calendar == this) g_calendar = nullptr;
+  if (detail::g_calendar == this) detail::g_calendar = nullptr;
 }
 
-Calendar* Calendar::instance() { return g_calendar; }
-
-void Calendar::run_now(Wake* w) {
-  w->queued_ = true;
-  now_.push_back(w);
-}
-
-void Calendar::add(Wake* w, Cycle c) {
+void Calendar::add_slow(Wake* w, Cycle c) {
   const Cycle now = detail::g_now;
   if (c - now < kWheel) {
     const size_t b = static_cast<size_t>(c % kWheel);

@@ -29,8 +29,10 @@ inline uint64_t ticks_per_cycle() {
 
 inline sc_core::sc_time cycles(Cycle n) { return sc_core::sc_time::from_value(n * ticks_per_cycle()); }
 
+class Calendar;
 namespace detail {
 inline Cycle g_now = 0;  // the cycle the Calendar is running (set on each of its activations)
+inline Calendar* g_calendar = nullptr;  // the process's Calendar
 }
 
 // The current cycle, inside a module's step().
@@ -65,13 +67,26 @@ class Calendar : public sc_core::sc_module {
   SC_HAS_PROCESS(Calendar);
   explicit Calendar(sc_core::sc_module_name name);
   ~Calendar() override;
-  static Calendar* instance();
-  void add(Wake* w, Cycle c);  // c > now
-  void run_now(Wake* w);       // later in the current cycle
+  static Calendar* instance() { return detail::g_calendar; }
+  // c > now. Inline, the common case: while firing, a cycle within the wheel's reach.
+  void add(Wake* w, Cycle c) {
+    if (firing_ && c - detail::g_now < kWheel) {
+      const size_t b = static_cast<size_t>(c % kWheel);
+      wheel_[b].push_back(w);
+      full_[b / 64] |= uint64_t{1} << (b % 64);
+    } else {
+      add_slow(w, c);
+    }
+  }
+  void run_now(Wake* w) {  // later in the current cycle
+    w->queued_ = true;
+    now_.push_back(w);
+  }
 
  private:
   static constexpr Cycle kWheel = 4096;  // a power of two
   void fire();
+  void add_slow(Wake* w, Cycle c);  // far ahead, or outside fire() (elaboration)
   void arm(Cycle c, Cycle now);
   Cycle next_due(Cycle now) const;  // earliest cycle after `now` with a wake in the book, or kNever
   sc_core::sc_event ev_;
