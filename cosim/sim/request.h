@@ -34,7 +34,15 @@ class OpsRef {
     if (b_) ++b_->refs;
   }
   OpsRef(OpsRef&& o) noexcept : b_(std::exchange(o.b_, nullptr)) {}
-  OpsRef& operator=(OpsRef o) noexcept {
+  OpsRef& operator=(const OpsRef& o) {
+    if (o.b_) ++o.b_->refs;  // first: self-assignment keeps the block
+    if (b_) release();
+    b_ = o.b_;
+    return *this;
+  }
+  // A swap: the block this one held goes with `o` (released when `o` goes), and moving a
+  // Request (the queues move every request several times) costs no temporary.
+  OpsRef& operator=(OpsRef&& o) noexcept {
     std::swap(b_, o.b_);
     return *this;
   }

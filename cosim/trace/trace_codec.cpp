@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "error.h"
+#include "lane_mask.h"
 
 namespace arc::trace::detail {
 
@@ -311,29 +312,32 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
   last_seq_.set(out.sm, out.warp, out.seq + n - 1);
   out.param = 0;
   out.nparams = static_cast<uint8_t>(n);
-  out.addr.fill(0);  // inactive lanes read zero
   int64_t prev = prev_addr_;
   const int64_t span = static_cast<int64_t>(n - 1) * stride;
+  if (!mask) out.addr.fill(0);  // (an empty mask is invalid: check_instr names it)
   for (uint32_t m = mask; m; m &= m - 1) {
     const int l = __builtin_ctz(m);
     const int64_t a = prev + unzigzag(c.varint());
     if (a < 0 || a > 0xFFFFFFFFll || a + span < 0 || a + span > 0xFFFFFFFFll)
       c.fail("malformed: address delta leaves the 32-bit range");
-    out.addr[l] = static_cast<uint32_t>(a);
     prev = a;
-    // A warp-uniform instruction: every later lane's delta is 0 (one zero byte each).
-    if (m == mask && nlanes > 1 && c.skip_zeros(nlanes - 1)) {
-      for (uint32_t r = m & (m - 1); r; r &= r - 1) out.addr[static_cast<size_t>(__builtin_ctz(r))] = static_cast<uint32_t>(a);
-      break;
+    if (m == mask) {
+      // A warp-uniform instruction: every later lane's delta is 0 (one zero byte each).
+      if (nlanes == 1 || c.skip_zeros(nlanes - 1)) {
+        fill_lanes(out.addr, static_cast<uint32_t>(a), mask);  // inactive lanes read zero
+        break;
+      }
+      out.addr.fill(0);  // inactive lanes read zero
     }
+    out.addr[l] = static_cast<uint32_t>(a);
   }
   if (mask) prev_addr_ = out.addr[__builtin_ctz(mask)];
   nparams_ = static_cast<uint32_t>(n);
   stride_ = stride;
+  // A timing-only trace's values and partial sums are zero from the Instr's construction and
+  // nothing here writes them: no fill.
   if (!expand && timing_only_) {
     call.resize(1);
-    out.value.fill(0);
-    out.partial_sum.fill(0);
     return;
   }
   call.resize(n);
@@ -347,13 +351,7 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
     for (int l = 0; l < kLanes; ++l)
       if (mask >> l & 1) x.addr[l] = static_cast<uint32_t>(static_cast<int64_t>(call[0].addr[l]) + static_cast<int64_t>(p) * stride);
   }
-  if (timing_only_) {
-    for (size_t p = 0; p < n; ++p) {
-      call[p].value.fill(0);
-      call[p].partial_sum.fill(0);
-    }
-    return;
-  }
+  if (timing_only_) return;
   // Values: per param, one u32 per active lane; then partial sums, one per reduced leader.
   const uint32_t reduced = call[0].reduced_mask;
   const size_t nv = static_cast<size_t>(__builtin_popcount(mask)), ns = static_cast<size_t>(__builtin_popcount(reduced));
