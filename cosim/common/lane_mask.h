@@ -18,6 +18,7 @@ inline uint32_t lanes_equal(const Lanes& a, uint32_t v) {
 #if defined(__SSE2__)
   const __m128i vv = _mm_set1_epi32(static_cast<int>(v));
   uint32_t m = 0;
+#pragma GCC unroll 8
   for (int i = 0; i < 32; i += 4) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + i));
     m |= static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, vv)))) << i;
@@ -41,6 +42,7 @@ inline uint32_t lanes_at_least(const Lanes& a, uint32_t bound) {
   const __m128i flip = _mm_set1_epi32(static_cast<int>(0x80000000u));
   const __m128i bb = _mm_set1_epi32(static_cast<int>((bound - 1) ^ 0x80000000u));
   uint32_t m = 0;
+#pragma GCC unroll 8
   for (int i = 0; i < 32; i += 4) {
     const __m128i x = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + i)), flip);
     m |= static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(x, bb)))) << i;
@@ -58,6 +60,7 @@ inline void fill_lanes(Lanes& a, uint32_t v, uint32_t mask) {
 #if defined(__SSE2__)
   const __m128i vv = _mm_set1_epi32(static_cast<int>(v));
   const __m128i bit = _mm_set_epi32(8, 4, 2, 1);
+#pragma GCC unroll 8
   for (int i = 0; i < 32; i += 4) {
     const __m128i m = _mm_set1_epi32(static_cast<int>((mask >> i) & 15u));
     const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(m, bit), bit);

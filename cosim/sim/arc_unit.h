@@ -116,13 +116,6 @@ class ArcUnit : public sc_core::sc_module {
   std::vector<LaneOp> gather_;   // the oldest one's pass-through lanes so far
 
  protected:
-  static golden::WarpInstr warp_instr(const trace::Instr& in) {
-    golden::WarpInstr w;
-    w.active_mask = in.active_mask;
-    w.addr = in.addr;
-    w.value = in.value;
-    return w;
-  }
 
   ArcUnitSetup setup_;
   Stats& stats_;

@@ -24,7 +24,7 @@ void ArcUnitFast::step() {
     }
     const bool b = busy->read(now);
     if (b) ++stats_.instrs_seen_busy;
-    golden::process(warp_instr(*in.pop(now)), setup_.sched, b, txns_);  // into the unit's storage: no allocation
+    golden::process(*in.pop(now), setup_.sched, b, txns_);  // into the unit's storage: no allocation
     accepted(txns_);
     accepted_ = now;
     next_ = 0;
@@ -35,6 +35,7 @@ void ArcUnitFast::step() {
       return;
     }
     holding_ = true;
+    in.set_consumer_busy(true);  // a push meanwhile need not wake us: we look at `in` when done
     // Per-lane atomics only (the scheduler reduced nothing): the schedule in closed form.
     all_lsu_ = true;
     for (const golden::Transaction& t : txns_) all_lsu_ &= t.route == golden::Route::Lsu;
@@ -66,6 +67,7 @@ void ArcUnitFast::step() {
     return;
   }
   holding_ = false;
+  in.set_consumer_busy(false);
   free_at_ = accepted_ + emit_offset(txns_.size() - 1) + golden::rtl_timing::kInstrTurnaround + delay_;
   if (!in.empty()) wake.at(free_at_);  // else the sub-core's next push wakes us (then we wait for free_at_)
 }

@@ -54,7 +54,7 @@ class ArcUnitRtl : public ArcUnit {
     top_->eval();
   }
 
-  void drive_instr(const trace::Instr& ins) {
+  void drive_instr(const golden::WarpInstr& ins) {
     if (&ins == driven_) return;  // the held instruction's operands are already on the pins
     driven_ = &ins;
     for (int l = 0; l < 32; ++l) {
@@ -90,7 +90,7 @@ class ArcUnitRtl : public ArcUnit {
     top_->busy_i = b;
     top_->txn_ready_i = can_out;
     if (have_in && ready) {
-      golden::process(warp_instr(*in.front()), setup_.sched, b, txns_);  // what the RTL will emit for it
+      golden::process(*in.front(), setup_.sched, b, txns_);  // what the RTL will emit for it
       accepted(txns_);
       in.pop(now);
       driven_ = nullptr;  // the next instruction may reuse the sub-core's buffer: drive it anew
@@ -105,7 +105,7 @@ class ArcUnitRtl : public ArcUnit {
     wake.at(now + 1);
   }
 
-  const trace::Instr* driven_ = nullptr;
+  const golden::WarpInstr* driven_ = nullptr;
   std::vector<golden::Transaction> txns_;  // the accepted instruction's transactions (golden::process)
   bool ran_ = false;
   Cycle last_ = 0;

@@ -44,8 +44,11 @@ class Link {
   void push(Cycle now, T x, Cycle delay = 1) {
     assert(delay >= 1 && can_push(now));
     q_.emplace_back(now + delay, std::move(x));
-    if (consumer_wake_) consumer_wake_->at(now + delay);
+    if (consumer_wake_ && !consumer_busy_) consumer_wake_->at(now + delay);
   }
+  // Consumer side: while busy, pushes do not wake the consumer (it looks at the link itself
+  // when it is done: a wake then would only find it busy).
+  void set_consumer_busy(bool busy) { consumer_busy_ = busy; }
 
   // Consumer side.
   bool ready(Cycle now) const { return !q_.empty() && q_.front().first <= now; }
@@ -91,6 +94,7 @@ class Link {
   Cycle pop_cycle_ = kNever;
   size_t pops_now_ = 0;
   bool producer_waits_ = false;
+  bool consumer_busy_ = false;
   Wake* consumer_wake_ = nullptr;
   Wake* producer_wake_ = nullptr;
 };

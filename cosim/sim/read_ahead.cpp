@@ -27,14 +27,15 @@ inline uint64_t get(const uint8_t*& p) {
 
 size_t pack(const trace::Instr& in, bool values, uint8_t* out) {
   uint8_t* o = out + 2;
+  __builtin_memcpy(o, &in.active_mask, 4);  // the wide fields raw, the small ones as varints
+  __builtin_memcpy(o + 4, &in.gap, 4);
+  o[8] = in.param;
+  o[9] = in.nparams;
+  o += 10;
   o = put(o, in.subcore);
   o = put(o, in.seq);
-  o = put(o, in.active_mask);
-  o = put(o, in.gap);
   o = put(o, in.flags);
   o = put(o, in.reduced_mask);
-  o = put(o, in.param);
-  o = put(o, in.nparams);
   const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
   const bool uniform = one_address(in);
   *o++ = uniform ? 1 : 0;
@@ -63,14 +64,15 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out) {
 
 void unpack(const uint8_t* p, bool values, trace::Instr& out) {
   p += 2;
+  __builtin_memcpy(&out.active_mask, p, 4);
+  __builtin_memcpy(&out.gap, p + 4, 4);
+  out.param = p[8];
+  out.nparams = p[9];
+  p += 10;
   out.subcore = static_cast<uint32_t>(get(p));
   out.seq = get(p);
-  out.active_mask = static_cast<uint32_t>(get(p));
-  out.gap = static_cast<uint32_t>(get(p));
   out.flags = static_cast<uint32_t>(get(p));
   out.reduced_mask = static_cast<uint32_t>(get(p));
-  out.param = static_cast<uint8_t>(get(p));
-  out.nparams = static_cast<uint8_t>(get(p));
   if (values) out.value.fill(0);  // inactive lanes read zero, as from the reader (a timing-only head's stay 0)
   if (*p++) {
     fill_lanes(out.addr, static_cast<uint32_t>(get(p)), out.active_mask);

@@ -126,15 +126,16 @@ class ChunkQueues {
   std::vector<uint32_t> free_;
 };
 
-// A record packed for a warp's queue: its 2-byte length, then varint fields, the address kind
+// A record packed for a warp's queue: its 2-byte length, the active mask and gap (u32 each),
+// param and nparams (u8 each), then varint fields, the address kind
 // and either one word (warp-uniform: every active lane on one word) or zigzag deltas between
 // active lanes, then the raw values (full traces only; no partial sums, which the model never
 // reads).
 namespace packed {
 
-// The most bytes one packed record takes: 8 varint fields (<= 10 bytes), the address kind
+// The most bytes one packed record takes: 10 fixed bytes, 4 varint fields (<= 10 bytes), the address kind
 // and 32 lanes of a zigzag delta (<= 10) and a value (4), after its 2-byte length.
-constexpr size_t kMax = 2 + 8 * 10 + 1 + trace::kLanes * 14;
+constexpr size_t kMax = 2 + 10 + 4 * 10 + 1 + trace::kLanes * 14;
 static_assert(kMax < 0x10000);
 
 // Packs `in` at out (kMax bytes free); returns the bytes written, length prefix included.

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "golden.h"
 #include "trace.h"
 
 namespace arc::sim {
@@ -92,6 +93,6 @@ Packet take_packet();
 void give_back(Packet&& p);
 
 // A warp-level atomic on its way from the sub-core to the ARC unit.
-using InstrRef = const trace::Instr*;
+using InstrRef = const golden::WarpInstr*;  // its mask, addresses and values: what the unit reads
 
 }  // namespace arc::sim

@@ -99,7 +99,10 @@ bool SubCore::try_issue(Cycle now) {
       to_arc->await_room(now);
       return false;
     }
-    arc_buf_ = in;  // the link is empty, so the unit is done with the previous copy
+    // The link is empty, so the unit is done with the previous copy.
+    arc_buf_.active_mask = in.active_mask;
+    arc_buf_.addr = in.addr;
+    arc_buf_.value = in.value;
     to_arc->push(now, &arc_buf_);
   } else {
     const uint32_t vw = vector_width(in);

@@ -81,7 +81,7 @@ class SubCore : public sc_core::sc_module {
   InstrSource& source_;
   Stats& stats_;
   std::array<LaneOp, 32> ops_;  // baseline: the issuing instruction's lane ops
-  trace::Instr arc_buf_;  // arc-hw: the instruction in flight to the ARC unit (its link holds a pointer)
+  golden::WarpInstr arc_buf_;  // arc-hw: the instruction in flight to the ARC unit (its link holds a pointer)
   std::vector<Warp> resident_;
   std::vector<Cycle> ready_at_;  // per resident warp: when its next atomic is ready to issue (scanned every step)
   size_t next_warp_ = 0;      // next warp of work_ to make resident
