@@ -58,12 +58,16 @@ inline uint32_t lanes_at_least(const Lanes& a, uint32_t bound) {
 // a[l] = v on the lanes of mask, 0 on the others.
 inline void fill_lanes(Lanes& a, uint32_t v, uint32_t mask) {
 #if defined(__SSE2__)
+  // Four lanes' mask bits -> four all-ones / all-zeros words, by table.
+  alignas(16) static constexpr uint32_t kOn[16][4] = {
+      {0, 0, 0, 0}, {~0u, 0, 0, 0}, {0, ~0u, 0, 0}, {~0u, ~0u, 0, 0},
+      {0, 0, ~0u, 0}, {~0u, 0, ~0u, 0}, {0, ~0u, ~0u, 0}, {~0u, ~0u, ~0u, 0},
+      {0, 0, 0, ~0u}, {~0u, 0, 0, ~0u}, {0, ~0u, 0, ~0u}, {~0u, ~0u, 0, ~0u},
+      {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
   const __m128i vv = _mm_set1_epi32(static_cast<int>(v));
-  const __m128i bit = _mm_set_epi32(8, 4, 2, 1);
 #pragma GCC unroll 8
   for (int i = 0; i < 32; i += 4) {
-    const __m128i m = _mm_set1_epi32(static_cast<int>((mask >> i) & 15u));
-    const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(m, bit), bit);
+    const __m128i on = _mm_load_si128(reinterpret_cast<const __m128i*>(kOn[(mask >> i) & 15u]));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(a.data() + i), _mm_and_si128(on, vv));
   }
 #else

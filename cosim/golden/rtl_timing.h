@@ -52,5 +52,8 @@ void schedule(const std::vector<Transaction>& txns, InstrSchedule& out);  // the
 constexpr uint64_t lsu_stream_emit(uint64_t i) {
   return kMatcherLatency + kSchedLatency + kLsuFirstLaneLatency + i / kLsuLanesPerCycle;
 }
+// And an instruction of one reduced group of n lanes (a warp-uniform one the scheduler
+// reduces): its sum is offered at reduced_alone_emit(n), the next accept kInstrTurnaround later.
+constexpr uint64_t reduced_alone_emit(uint64_t n) { return kMatcherLatency + kSchedLatency + n * kReduceCyclesPerLane; }
 
 }  // namespace arc::golden::rtl_timing

@@ -8,7 +8,9 @@ ArcUnitFast::ArcUnitFast(sc_core::sc_module_name name, const ArcUnitSetup& setup
 }
 
 Cycle ArcUnitFast::emit_offset(size_t i) const {
-  return all_lsu_ ? golden::rtl_timing::lsu_stream_emit(i) : sched_.emit[i];
+  if (all_lsu_) return golden::rtl_timing::lsu_stream_emit(i);
+  if (reduced_alone_) return golden::rtl_timing::reduced_alone_emit(static_cast<uint64_t>(__builtin_popcount(txns_[0].lane_mask)));
+  return sched_.emit[i];
 }
 
 void ArcUnitFast::step() {
@@ -39,7 +41,8 @@ void ArcUnitFast::step() {
     // Per-lane atomics only (the scheduler reduced nothing): the schedule in closed form.
     all_lsu_ = true;
     for (const golden::Transaction& t : txns_) all_lsu_ &= t.route == golden::Route::Lsu;
-    if (!all_lsu_) golden::rtl_timing::schedule(txns_, sched_);
+    reduced_alone_ = txns_.size() == 1 && txns_[0].route == golden::Route::Reduced;
+    if (!all_lsu_ && !reduced_alone_) golden::rtl_timing::schedule(txns_, sched_);
     // Lanes that gather are taken without a port and without back-pressure, so nothing outside
     // sees when: with every lane gathering but the last, they all join the packet now, and the
     // unit next runs when the last is offered.

@@ -22,6 +22,7 @@ class ArcUnitFast : public ArcUnit {
   std::vector<golden::Transaction> txns_;
   golden::rtl_timing::InstrSchedule sched_;  // unless all_lsu_
   bool all_lsu_ = false;                  // every transaction per-lane to the LSU: lsu_stream_emit()
+  bool reduced_alone_ = false;            // one transaction, a reduced group: reduced_alone_emit()
   size_t next_ = 0;                       // next transaction to emit
   Cycle accepted_ = 0;                    // accept cycle of the held instruction
   Cycle delay_ = 0;                       // cycles lost to back-pressure so far

@@ -51,10 +51,18 @@ void Icnt::step() {
       else waiting[keep++] = sm;
     }
     waiting.resize(keep);
+    // An SM's place in this cycle's visiting order (from SM rr on), without a division.
+    auto place = [&](uint32_t sm) { return sm >= rr ? sm - rr : sm + setup_.sms - rr; };
     while (room > 0 && !waiting.empty()) {
       size_t best = 0;
-      for (size_t i = 1; i < waiting.size(); ++i)
-        if ((waiting[i] + setup_.sms - rr) % setup_.sms < (waiting[best] + setup_.sms - rr) % setup_.sms) best = i;
+      uint32_t best_place = place(waiting[0]);
+      for (size_t i = 1; i < waiting.size(); ++i) {
+        const uint32_t p = place(waiting[i]);
+        if (p < best_place) {
+          best = i;
+          best_place = p;
+        }
+      }
       activate(waiting[best]);
       waiting[best] = waiting.back();
       waiting.pop_back();

@@ -43,7 +43,9 @@ class Link {
   }
   void push(Cycle now, T x, Cycle delay = 1) {
     assert(delay >= 1 && can_push(now));
-    q_.emplace_back(now + delay, std::move(x));
+    auto& slot = q_.append_slot();
+    slot.first = now + delay;
+    slot.second = std::move(x);
     if (consumer_wake_ && !consumer_busy_) consumer_wake_->at(now + delay);
   }
   // Consumer side: while busy, pushes do not wake the consumer (it looks at the link itself
@@ -57,7 +59,7 @@ class Link {
   T pop(Cycle now) {
     assert(ready(now));
     T x = std::move(q_.front().second);
-    q_.pop_front();
+    q_.drop_front();  // moved from: nothing left in the slot to drop
     note_pop(now);
     return x;
   }

@@ -36,7 +36,7 @@ void Lsu::step() {
   // 1. Forward from the head, in order, while the crossbar input takes requests.
   for (uint32_t k = 0; k < setup_.issue_per_cycle && !queue_.empty() && to_icnt->can_push(now); ++k) {
     Request r = std::move(queue_.front());
-    queue_.pop_front();
+    queue_.drop_front();  // moved from
     r.rop = hash_(r.addr());
     to_icnt->push(now, std::move(r));
     icnt->pushed(setup_.sm);

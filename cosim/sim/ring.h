@@ -26,9 +26,24 @@ class Ring {
     ++n_;
     return slot;
   }
-  void push_back(T x) { emplace_back(std::move(x)); }
+  void push_back(T&& x) {  // moved into its slot (emplace_back would move it twice)
+    if (n_ == buf_.size()) grow();
+    buf_[(head_ + n_) & mask_] = std::move(x);
+    ++n_;
+  }
+  // The slot at the back, made part of the queue: the caller assigns its fields.
+  T& append_slot() {
+    if (n_ == buf_.size()) grow();
+    T& slot = buf_[(head_ + n_) & mask_];
+    ++n_;
+    return slot;
+  }
   void pop_front() {
     buf_[head_] = T();  // drops what the element holds (e.g. a shared op block) now
+    drop_front();
+  }
+  // pop_front() for a front already moved from (it holds nothing left to drop).
+  void drop_front() {
     head_ = (head_ + 1) & mask_;
     --n_;
   }

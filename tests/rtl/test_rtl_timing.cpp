@@ -69,6 +69,15 @@ TEST(RtlTiming, LsuStreamClosedFormEqualsSchedule) {
   }
 }
 
+TEST(RtlTiming, ReducedAloneClosedFormEqualsSchedule) {
+  for (uint32_t n = 1; n <= 32; ++n) {
+    const uint32_t mask = n == 32 ? ~0u : (1u << n) - 1;
+    const auto s = rtl_timing::schedule({{Route::Reduced, 7, 0, mask}});
+    EXPECT_EQ(s.emit[0], rtl_timing::reduced_alone_emit(n)) << "n " << n;
+    EXPECT_EQ(s.next_accept, rtl_timing::reduced_alone_emit(n) + rtl_timing::kInstrTurnaround) << "n " << n;
+  }
+}
+
 // Headline numbers, measured: a full-warp reduction, 32 per-lane atomics, an empty mask.
 TEST(RtlTiming, HeadlineNumbers) {
   WarpCase full;
