@@ -25,13 +25,15 @@ inline uint64_t get(const uint8_t*& p) {
 
 }  // namespace
 
-size_t pack(const trace::Instr& in, bool values, uint8_t* out) {
+size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, int64_t stride) {
   uint8_t* o = out + 2;
   __builtin_memcpy(o, &in.active_mask, 4);  // the wide fields raw, the small ones as varints
   __builtin_memcpy(o + 4, &in.gap, 4);
   o[8] = in.param;
   o[9] = in.nparams;
-  o += 10;
+  o[10] = static_cast<uint8_t>(more);
+  o += 11;
+  if (more) o = put(o, (static_cast<uint64_t>(stride) << 1) ^ static_cast<uint64_t>(stride >> 63));  // zigzag
   o = put(o, in.subcore);
   o = put(o, in.seq);
   o = put(o, in.flags);
@@ -62,13 +64,19 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out) {
   return n + 2;
 }
 
-void unpack(const uint8_t* p, bool values, trace::Instr& out) {
+void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride) {
   p += 2;
   __builtin_memcpy(&out.active_mask, p, 4);
   __builtin_memcpy(&out.gap, p + 4, 4);
   out.param = p[8];
   out.nparams = p[9];
-  p += 10;
+  more = p[10];
+  p += 11;
+  stride = 0;
+  if (more) {
+    const uint64_t z = get(p);
+    stride = static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
+  }
   out.subcore = static_cast<uint32_t>(get(p));
   out.seq = get(p);
   out.flags = static_cast<uint32_t>(get(p));
@@ -90,6 +98,17 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out) {
       __builtin_memcpy(&out.value[static_cast<size_t>(__builtin_ctz(m))], p, 4);
       p += 4;
     }
+  }
+}
+
+void next_param(trace::Instr& in, int64_t stride) {
+  ++in.param;
+  ++in.seq;
+  in.gap = 0;
+  in.flags &= ~trace::kFlagFirstOfWarp;
+  for (uint32_t m = in.active_mask; m; m &= m - 1) {
+    uint32_t& a = in.addr[static_cast<size_t>(__builtin_ctz(m))];
+    a = static_cast<uint32_t>(static_cast<int64_t>(a) + stride);
   }
 }
 

@@ -133,15 +133,23 @@ class ChunkQueues {
 // reads).
 namespace packed {
 
-// The most bytes one packed record takes: 10 fixed bytes, 4 varint fields (<= 10 bytes), the address kind
+// A timing-only trace's call travels as one record, its param 0 with `more` = the params that
+// follow (then the stride, a zigzag varint): they differ from it only as next_param() says.
+// The most bytes one packed record takes: 11 fixed bytes, 5 varint fields (<= 10 bytes), the address kind
 // and 32 lanes of a zigzag delta (<= 10) and a value (4), after its 2-byte length.
-constexpr size_t kMax = 2 + 10 + 4 * 10 + 1 + trace::kLanes * 14;
+constexpr size_t kMax = 2 + 11 + 5 * 10 + 1 + trace::kLanes * 14;
 static_assert(kMax < 0x10000);
 
 // Packs `in` at out (kMax bytes free); returns the bytes written, length prefix included.
-size_t pack(const trace::Instr& in, bool values, uint8_t* out);
+// more > 0: `in` is param 0 of a call whose next `more` params are next_param() of it (timing-only).
+size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more = 0, int64_t stride = 0);
+// Warp instructions the record at p stands for (1, or a call's params).
+inline uint32_t instructions(const uint8_t* p) { return 1u + p[2 + 10]; }
 // Unpacks the record at p (its length prefix first) into out; sm and warp stay as they are.
-void unpack(const uint8_t* p, bool values, trace::Instr& out);
+void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride);
+// The call's next param from this one: param and seq + 1, gap 0, not first of its warp, active
+// lanes' addresses + stride (what trace::Reader::next() makes of a call's record).
+void next_param(trace::Instr& in, int64_t stride);
 
 }  // namespace packed
 

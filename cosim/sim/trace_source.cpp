@@ -168,13 +168,13 @@ class FileSource : public InstrSource {
   }
   const trace::Instr& front(size_t w) override {
     if (!head_of_[w]) {
-      trace::Instr& head = take_head(w);
+      Head& head = take_head(w);
       if (queues_.count(w)) {
         uint8_t buf[packed::kMax];
         queues_.take_record(w, buf);
         queues_.record_taken(w);
-        --buffered_;
-        packed::unpack(buf, values_, head);
+        buffered_ -= packed::instructions(buf);
+        unpack(buf, head);
       } else {
         for (;;) {
           if (!batch_ || at_ == batch_->warp.size()) next_batch();
@@ -182,18 +182,25 @@ class FileSource : public InstrSource {
           const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
           ++at_;
           if (k == w) {
-            packed::unpack(p, values_, head);
+            unpack(p, head);
             break;
           }
           queues_.push(k, p, record_length(p));
-          if (++buffered_ > peak_) peak_ = buffered_;
+          buffered_ += packed::instructions(p);
+          if (buffered_ > peak_) peak_ = buffered_;
         }
       }
     }
-    return *head_of_[w];
+    return head_of_[w]->in;
   }
   void pop(size_t w) override {
-    free_heads_.push_back(head_of_[w]);
+    Head* h = head_of_[w];
+    if (h->more) {  // the call's next param replaces this one in place
+      --h->more;
+      packed::next_param(h->in, h->stride);
+      return;
+    }
+    free_heads_.push_back(h);
     head_of_[w] = nullptr;
   }
   uint64_t buffered_peak() const override { return peak_; }
@@ -206,20 +213,23 @@ class FileSource : public InstrSource {
     std::vector<uint32_t> warp;    // per record: its warp (index into the summary)
     std::vector<uint32_t> offset;  // per record: where it starts in bytes
   };
-  // Worker thread: the next kBatch records; false once the file has no more.
+  // Worker thread: the next kBatch records; false once the file has no more. A timing-only
+  // trace's record is a whole call (Reader::next_call: its params not made one by one).
   bool fill(Batch& b) {
     b.bytes.resize(kBatch * packed::kMax);
     b.warp.clear();
     b.offset.clear();
     size_t at = 0;
     while (b.warp.size() < kBatch) {
-      const trace::Instr* in = reader_.next();
+      uint32_t n = 1;
+      int64_t stride = 0;
+      const trace::Instr* in = values_ ? reader_.next() : reader_.next_call(n, stride);
       if (!in) break;
       const size_t k = index_.find(in->sm, in->warp);
       if (k == WarpIndex::kNone) throw Error(fmt::format("{}: a warp appeared that the first pass did not see", path_));
       b.warp.push_back(static_cast<uint32_t>(k));
       b.offset.push_back(static_cast<uint32_t>(at));
-      at += packed::pack(*in, values_, b.bytes.data() + at);
+      at += packed::pack(*in, values_, b.bytes.data() + at, n - 1, stride);
     }
     return b.warp.size() == kBatch;
   }
@@ -241,8 +251,14 @@ class FileSource : public InstrSource {
   // one per warp that holds a head (the resident ones), reused last-freed first, so the heads
   // in use stay few and warm in cache however many warps the trace has (a slot per warp was
   // 28 MB of scattered 432-byte Instrs on the 1080p gs capture).
-  trace::Instr& take_head(size_t w) {
-    trace::Instr* h;
+  struct Head {
+    trace::Instr in;
+    uint32_t more = 0;   // params of its call still to follow (timing-only call records)
+    int64_t stride = 0;  // their address step
+  };
+  void unpack(const uint8_t* p, Head& h) const { packed::unpack(p, values_, h.in, h.more, h.stride); }
+  Head& take_head(size_t w) {
+    Head* h;
     if (free_heads_.empty()) {
       h = &heads_.emplace_back();  // a deque: the heads handed out stay where they are
     } else {
@@ -250,15 +266,14 @@ class FileSource : public InstrSource {
       free_heads_.pop_back();
     }
     head_of_[w] = h;
-    trace::Instr& head = *h;
-    head.sm = warps_[w].sm;  // unpack() fills the rest
-    head.warp = warps_[w].warp;
-    return head;
+    h->in.sm = warps_[w].sm;  // unpack() fills the rest
+    h->in.warp = warps_[w].warp;
+    return *h;
   }
   const std::vector<WarpSummary>& warps_;
-  std::deque<trace::Instr> heads_;
-  std::vector<trace::Instr*> free_heads_;
-  std::vector<trace::Instr*> head_of_;  // per warp: its head slot, or null
+  std::deque<Head> heads_;
+  std::vector<Head*> free_heads_;
+  std::vector<Head*> head_of_;  // per warp: its head slot, or null
   Batch* batch_ = nullptr;
   size_t at_ = 0;
   uint64_t buffered_ = 0, peak_ = 0;
