@@ -25,8 +25,10 @@ inline bool one_address(const trace::Instr& in) {
 // pool at once, so the memory held is the bytes read ahead now plus at most two partly used
 // chunks per warp with a backlog, never the sum of every warp's largest backlog (a per-warp
 // growable buffer kept that, 2.9 GB on the 1080p gs capture). Each warp's next instruction is
-// unpacked once into heads_[w], where it stays put until pop(w); a record that is the asking
-// warp's next one (the usual case for a trace in issue order) goes straight there.
+// unpacked once into a head slot (a small reused pool), where it stays put until pop(w); a
+// record that is the asking warp's next one goes straight there. In a balanced run nearly
+// every record waits in a queue (only the warp furthest ahead reads the file), which is why a
+// timing-only trace's call travels as one record.
 // A queued record: a 2-byte length (little-endian), then that many bytes. Its whole size.
 inline size_t record_length(const uint8_t* p) { return 2 + (static_cast<size_t>(p[0]) | static_cast<size_t>(p[1]) << 8); }
 
