@@ -116,7 +116,6 @@ class ArcUnit : public sc_core::sc_module {
   std::vector<LaneOp> gather_;   // the oldest one's pass-through lanes so far
 
  protected:
-
   ArcUnitSetup setup_;
   Stats& stats_;
 };

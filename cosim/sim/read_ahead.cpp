@@ -13,6 +13,9 @@ inline uint8_t* put(uint8_t* o, uint64_t v) {
   return o;
 }
 
+inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+inline int64_t unzigzag(uint64_t z) { return static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1); }
+
 inline uint64_t get(const uint8_t*& p) {
   if (*p < 0x80) return *p++;  // most fields: one byte
   uint64_t v = 0;
@@ -33,7 +36,7 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, in
   o[9] = in.nparams;
   o[10] = static_cast<uint8_t>(more);
   o += 11;
-  if (more) o = put(o, (static_cast<uint64_t>(stride) << 1) ^ static_cast<uint64_t>(stride >> 63));  // zigzag
+  if (more) o = put(o, zigzag(stride));
   o = put(o, in.subcore);
   o = put(o, in.seq);
   o = put(o, in.flags);
@@ -48,7 +51,7 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, in
     for (uint32_t m = in.active_mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       const int64_t d = static_cast<int64_t>(in.addr[l]) - static_cast<int64_t>(prev);
-      o = put(o, (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));  // zigzag
+      o = put(o, zigzag(d));
       prev = in.addr[l];
     }
   }
@@ -72,11 +75,7 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, in
   out.nparams = p[9];
   more = p[10];
   p += 11;
-  stride = 0;
-  if (more) {
-    const uint64_t z = get(p);
-    stride = static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
-  }
+  stride = more ? unzigzag(get(p)) : 0;
   out.subcore = static_cast<uint32_t>(get(p));
   out.seq = get(p);
   out.flags = static_cast<uint32_t>(get(p));
@@ -88,8 +87,7 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, in
     out.addr.fill(0);
     int64_t prev = 0;
     for (uint32_t m = out.active_mask; m; m &= m - 1) {
-      const uint64_t z = get(p);
-      prev += static_cast<int64_t>(z >> 1) ^ -static_cast<int64_t>(z & 1);
+      prev += unzigzag(get(p));
       out.addr[static_cast<size_t>(__builtin_ctz(m))] = static_cast<uint32_t>(prev);
     }
   }

@@ -18,26 +18,15 @@ class Ring {
   const T& front() const { return buf_[head_]; }
   T& operator[](size_t i) { return buf_[(head_ + i) & mask_]; }
   const T& operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
-  template <class... A>
-  T& emplace_back(A&&... a) {
-    if (n_ == buf_.size()) grow();
-    T& slot = buf_[(head_ + n_) & mask_];
-    slot = T(std::forward<A>(a)...);
-    ++n_;
-    return slot;
-  }
-  void push_back(T&& x) {  // moved into its slot (emplace_back would move it twice)
-    if (n_ == buf_.size()) grow();
-    buf_[(head_ + n_) & mask_] = std::move(x);
-    ++n_;
-  }
-  // The slot at the back, made part of the queue: the caller assigns its fields.
+  // The slot at the back, made part of the queue: the caller assigns its fields (one move
+  // each, no temporary element).
   T& append_slot() {
     if (n_ == buf_.size()) grow();
     T& slot = buf_[(head_ + n_) & mask_];
     ++n_;
     return slot;
   }
+  void push_back(T&& x) { append_slot() = std::move(x); }
   void pop_front() {
     buf_[head_] = T();  // drops what the element holds (e.g. a shared op block) now
     drop_front();
