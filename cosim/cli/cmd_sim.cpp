@@ -98,6 +98,7 @@ void run(const Options& o) {
   in.rop_ops_per_cycle = static_cast<uint64_t>(base.gpu.rop_ops_per_cycle);
   in.clock_ghz = base.gpu.clock_ghz;
   in.scan_seconds = summary.scan_seconds;
+  in.warp_table = summary.from_table;
   in.sw_overhead = static_cast<uint32_t>(base.gpu.sw_overhead);
   in.config = arc::config::resolved_json(base.gpu, base.knobs);
   in.host_cost = o.host_cost;

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -92,7 +93,10 @@ void run_info(const InfoOptions& o) {
   arc::Progress bar("reading (bytes)", ec ? 0 : size, !o.json);
   const auto s = arc::trace::compute_stats(o.file, [&](uint64_t n, uint64_t) { bar.update(n); });
   bar.finish();
-  const auto j = stats_json(o.file, s);
+  auto j = stats_json(o.file, s);
+  // Version 3: the warp table the simulator places warps by (no first pass over the records).
+  const std::optional<arc::trace::WarpTable> table = arc::trace::Reader(o.file).warp_table();
+  j["warp_table_warps"] = table ? nlohmann::json(table->warps.size()) : nlohmann::json(nullptr);
   if (!o.plot.empty()) plot(j, o.plot);
   if (o.json) {
     std::cout << j.dump(2) << "\n";
@@ -116,6 +120,8 @@ void run_info(const InfoOptions& o) {
   fmt::print("lane updates   {} ({:.2f} per instruction)\n", s.lanes,
              s.instructions ? static_cast<double>(s.lanes) / static_cast<double>(s.instructions) : 0.0);
   fmt::print("warps          {} on {} SMs\n", s.warps, s.sms);
+  if (table) fmt::print("warp table     {} warps listed (the simulator needs no first pass)\n", table->warps.size());
+  else fmt::print("warp table     none (format version {}: the simulator makes a first pass)\n", s.version);
   fmt::print("one address    {:.2f} % of instructions have all active lanes on one address\n",
              100 * s.all_same_fraction());
   fmt::print("GPU-reduced    {} address groups ({} lanes)\n", s.reduced_groups, s.reduced_lanes);

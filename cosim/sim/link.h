@@ -10,6 +10,7 @@
 // producer and consumer cannot change what either sees.
 #pragma once
 #include <cassert>
+#include <cstdint>
 #include <utility>
 
 #include "clock.h"
@@ -24,6 +25,12 @@ class Link {
   void bind(Wake* consumer_wake, Wake* producer_wake) {
     consumer_wake_ = consumer_wake;
     producer_wake_ = producer_wake;
+  }
+  // The consumer keeps a bit per input link (`*mask` bit `bit` set while the link holds
+  // anything), so a module with several inputs looks only at those holding work.
+  void watch(uint32_t* mask, uint32_t bit) {
+    mask_ = mask;
+    bit_ = bit;
   }
   void set_capacity(size_t c) { capacity_ = c; }
   size_t capacity() const { return capacity_; }
@@ -46,6 +53,7 @@ class Link {
     auto& slot = q_.append_slot();
     slot.first = now + delay;
     slot.second = std::move(x);
+    if (mask_) *mask_ |= bit_;
     if (consumer_wake_ && !consumer_busy_) consumer_wake_->at(now + delay);
   }
   // Consumer side: while busy, pushes do not wake the consumer (it looks at the link itself
@@ -80,6 +88,7 @@ class Link {
 
  private:
   void note_pop(Cycle now) {
+    if (mask_ && q_.empty()) *mask_ &= ~bit_;
     if (pop_cycle_ != now) {
       pop_cycle_ = now;
       pops_now_ = 0;
@@ -99,6 +108,8 @@ class Link {
   bool consumer_busy_ = false;
   Wake* consumer_wake_ = nullptr;
   Wake* producer_wake_ = nullptr;
+  uint32_t* mask_ = nullptr;
+  uint32_t bit_ = 0;
 };
 
 // A value written in cycle t that readers see from cycle t+1 (a register between modules).

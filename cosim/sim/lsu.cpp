@@ -2,13 +2,19 @@
 
 #include "icnt.h"
 
+#include "error.h"
+
 #include <algorithm>
 
 namespace arc::sim {
 
 Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& hash, Stats& stats)
     : sc_module(name), setup_(setup), hash_(hash), stats_(stats) {
-  for (uint32_t i = 0; i < setup.ports; ++i) ports.push_back(std::make_unique<Link<Packet>>(1));
+  if (setup.ports > 32) throw Error("internal: an LSU of more than 32 ports");
+  for (uint32_t i = 0; i < setup.ports; ++i) {
+    ports.push_back(std::make_unique<Link<Packet>>(1));
+    ports.back()->watch(&holding_, 1u << i);
+  }
   taken_.assign(setup.ports, 0);
   grants_.assign(setup.ports, 0);
   wake.bind([this] { step(); });
@@ -51,6 +57,7 @@ void Lsu::step() {
   const uint32_t n = setup_.ports;
   const uint32_t start = rr_;
   for (uint32_t k = 0, p = start; k < n; ++k, p = p + 1 == n ? 0 : p + 1) {
+    if (!(holding_ >> p & 1)) continue;
     Link<Packet>& port = *ports[p];
     if (!port.ready(now)) continue;
     const bool starts = taken_[p] == 0;
@@ -86,9 +93,9 @@ void Lsu::step() {
     if (to_icnt->can_push(now + 1)) next = now + 1;
     else to_icnt->await_room(now);  // the crossbar's pop wakes us
   }
-  for (const auto& port : ports) {
-    const Cycle r = port->next_ready();
-    if (r != kNever) {
+  for (uint32_t h = holding_; h; h &= h - 1) {
+    const Cycle r = ports[static_cast<size_t>(__builtin_ctz(h))]->next_ready();
+    {
       // a waiting packet that did not fit retries when the queue drains (forwarding wakes us)
       if (r > now) next = std::min(next, r);
       else if (paced && now < next_admit_) next = std::min(next, next_admit_);

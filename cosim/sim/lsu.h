@@ -56,6 +56,7 @@ class Lsu : public sc_core::sc_module {
   Stats& stats_;
   Ring<Request> queue_;
   uint32_t rr_ = 0;
+  uint32_t holding_ = 0;  // bit p: ports[p] holds a packet (Link::watch)
   std::vector<size_t> taken_;  // per port: requests of its front packet already queued
   std::vector<uint64_t> grants_;
   Cycle occ_since_ = 0;  // occupancy integral is closed up to here

@@ -72,7 +72,9 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
   if (!in.host_cost) return j;
   // What the simulation cost on this host: varies run to run, so only on request (--json
   // stays byte-for-byte deterministic) and apart from the results that sweeps tabulate.
-  nlohmann::json host = {{"first_pass_cpu_seconds", in.scan_seconds}, {"runs", nlohmann::json::array()}};
+  nlohmann::json host = {{"first_pass_cpu_seconds", in.scan_seconds},
+                         {"warp_table", in.warp_table},
+                         {"runs", nlohmann::json::array()}};
   for (const RunResult& r : runs)
     host["runs"].push_back({{"mode", r.label},
                             {"cpu_seconds", r.cpu_seconds},
@@ -110,10 +112,10 @@ std::string report_table(const ReportInput& in, const std::vector<RunSpec>& spec
     ahead = std::max(ahead, r.lookahead_peak);
     ahead_bytes = std::max(ahead_bytes, r.lookahead_bytes_peak);
   }
-  if (in.scan_seconds > 0)
-    out += fmt::format(
-        "trace streamed: first pass {:.2f} cpu s; at most {} instructions ({:.1f} MB) read ahead of the model\n",
-        in.scan_seconds, ahead, static_cast<double>(ahead_bytes) / 1e6);
+  if (in.scan_seconds > 0 || in.warp_table)
+    out += fmt::format("trace streamed: {} {:.2f} cpu s; at most {} instructions ({:.1f} MB) read ahead of the model\n",
+                       in.warp_table ? "warps from its warp table (no first pass)," : "first pass", in.scan_seconds,
+                       ahead, static_cast<double>(ahead_bytes) / 1e6);
   for (const RunResult& r : runs) {
     const Stats& s = r.stats;
     if (s.buffer_lookups)

@@ -15,6 +15,7 @@ struct ReportInput {
   std::string gpu_name, gpu_source, trace_path, fidelity;
   uint64_t sms = 0, subcores_per_sm = 0, rop_units = 0, rop_ops_per_cycle = 0;
   double scan_seconds = 0;  // the streaming first pass (table only: the JSON holds simulated quantities)
+  bool warp_table = false;  // the summary came from the file's warp table (no first pass)
   double clock_ghz = 0;
   uint32_t sw_overhead = 0;
   nlohmann::json config;  // arc::config::resolved_json(): every GPU key and model knob, with sources

@@ -43,16 +43,27 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
   const Cycle chunk = spec.stats_interval ? static_cast<Cycle>(spec.stats_interval) : 4096;
   std::vector<Sample> series;
   Cycle at = 0;
-  while (sc_core::sc_pending_activity()) {
-    sc_core::sc_start(cycles(chunk));
-    at += chunk;
-    if (spec.stats_interval) series.push_back(model.stats().sample(at));
-    bar.update(model.stats().instructions);
+  try {
+    while (sc_core::sc_pending_activity()) {
+      sc_core::sc_start(cycles(chunk));
+      at += chunk;
+      if (spec.stats_interval) series.push_back(model.stats().sample(at));
+      bar.update(model.stats().instructions);
+    }
+  } catch (const sc_core::sc_report& r) {
+    // An arc::Error thrown inside a module (e.g. a trace found corrupt while streaming) reaches
+    // here as SystemC's multi-line report: pass on its one line.
+    std::string msg = r.get_msg();
+    const std::string wrap = "uncaught exception: ";
+    if (msg.compare(0, wrap.size(), wrap) == 0) msg.erase(0, wrap.size());
+    throw Error(msg);
   }
   bar.finish();
   model.finish();
   wave.reset();
-  model.check_end(work, trace);
+  // A summary from the file's warp table: the per-word counts come from the stream now.
+  const TraceSummary streamed = trace.from_table ? source.finish(trace) : TraceSummary{};
+  model.check_end(work, trace.from_table ? streamed : trace);
   if (wave_file) wave_file->commit();
   RunResult r;
   r.label = spec.label();

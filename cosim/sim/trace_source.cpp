@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "error.h"
 #include "prefetch.h"
@@ -163,6 +164,7 @@ class FileSource : public InstrSource {
         queues_(s.warps.size()),
         warps_(s.warps),
         head_of_(s.warps.size(), nullptr) {
+    if (s.from_table) tally_.emplace(s.header);
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
   }
@@ -205,6 +207,40 @@ class FileSource : public InstrSource {
   }
   uint64_t buffered_peak() const override { return peak_; }
   uint64_t buffered_bytes_peak() const override { return queues_.chunks_peak() * ChunkQueues::kChunk; }
+  TraceSummary finish(const TraceSummary& ran_on) override {
+    if (!tally_) return ran_on;
+    // The rest of the file: every record must have been taken by its warp.
+    for (;;) {
+      if (batch_ && at_ < batch_->warp.size())
+        throw Error(fmt::format("{}: warp {} has more records than the trace's warp table lists (corrupt file)", path_,
+                                describe(batch_->warp[at_])));
+      batch_ = worker_->next();
+      at_ = 0;
+      if (!batch_) break;
+    }
+    for (size_t w = 0; w < warps_.size(); ++w)
+      if (queues_.count(w))
+        throw Error(fmt::format("{}: warp {} has more records than the trace's warp table lists (corrupt file)", path_,
+                                describe(w)));
+    TraceSummary s = tally_->take();  // the worker is done: its last fill() returned before next() said so
+    const auto same = [](const WarpSummary& a, const WarpSummary& b) {
+      return a.sm == b.sm && a.subcore == b.subcore && a.warp == b.warp && a.count == b.count && a.work == b.work;
+    };
+    if (s.warps.size() != ran_on.warps.size() || s.instructions != ran_on.instructions ||
+        s.lane_updates != ran_on.lane_updates)
+      throw Error(fmt::format("{}: the trace's warp table ({} warps, {} instructions, {} lane updates) does not match "
+                              "its records ({}, {}, {}) (corrupt file)",
+                              path_, ran_on.warps.size(), ran_on.instructions, ran_on.lane_updates, s.warps.size(),
+                              s.instructions, s.lane_updates));
+    for (size_t w = 0; w < s.warps.size(); ++w)
+      if (!same(s.warps[w], ran_on.warps[w]))
+        throw Error(fmt::format("{}: the trace's warp table entry {} (warp {}) does not match the records (SM {}, "
+                                "sub-core {}, warp {}, {} instructions, work {}) (corrupt file)",
+                                path_, w, describe(w), s.warps[w].sm, s.warps[w].subcore, s.warps[w].warp,
+                                s.warps[w].count, s.warps[w].work));
+    s.scan_seconds = ran_on.scan_seconds;
+    return s;
+  }
 
  private:
   static constexpr size_t kBatch = 4096;  // records per batch
@@ -226,7 +262,13 @@ class FileSource : public InstrSource {
       const trace::Instr* in = values_ ? reader_.next() : reader_.next_call(n, stride);
       if (!in) break;
       const size_t k = index_.find(in->sm, in->warp);
-      if (k == WarpIndex::kNone) throw Error(fmt::format("{}: a warp appeared that the first pass did not see", path_));
+      if (k == WarpIndex::kNone)
+        throw Error(fmt::format("{}: SM {} warp {} is not in the {}", path_, in->sm, in->warp,
+                                tally_ ? "trace's warp table (corrupt file)" : "first pass's summary (did the file change?)"));
+      if (tally_) {
+        if (values_) tally_->add(*in, tally_instrs_++);
+        else tally_->add_call(*in, n, stride);
+      }
       b.warp.push_back(static_cast<uint32_t>(k));
       b.offset.push_back(static_cast<uint32_t>(at));
       at += packed::pack(*in, values_, b.bytes.data() + at, n - 1, stride);
@@ -238,12 +280,20 @@ class FileSource : public InstrSource {
       batch_ = worker_->next();
       at_ = 0;
       if (!batch_)
-        throw Error(fmt::format("{}: the trace ended before its first pass said it would (did the file change?)", path_));
+        throw Error(fmt::format("{}: the trace ended before {} said it would ({})", path_,
+                                tally_ ? "its warp table" : "the first pass",
+                                tally_ ? "corrupt file" : "did the file change?"));
     } while (batch_->warp.empty());
+  }
+
+  std::string describe(size_t w) const {
+    return fmt::format("(SM {}, warp {})", warps_[w].sm, warps_[w].warp);
   }
 
   std::string path_;
   trace::Reader reader_;  // the worker's
+  std::optional<Summarizer> tally_;  // the summary's from_table: the worker's first pass, made while streaming
+  uint64_t tally_instrs_ = 0;
   bool values_;
   WarpIndex index_;
   ChunkQueues queues_;
@@ -316,11 +366,21 @@ TraceSummary summarize_calls(trace::Reader& reader) {
 
 }  // namespace
 
-TraceSummary summarize(const std::string& path) {
+TraceSummary summarize(const std::string& path, bool use_table) {
   const double t0 = process_cpu_seconds();
   TraceSummary out;
   auto reader = std::make_unique<trace::Reader>(path);  // the header (errors name the file)
-  if (reader->header().timing_only) {
+  std::optional<trace::WarpTable> table;
+  if (use_table) table = reader->warp_table();
+  if (table) {
+    out.header = reader->header();
+    out.from_table = true;
+    out.instructions = table->instructions;
+    out.lane_updates = table->lanes;
+    out.warps.reserve(table->warps.size());
+    for (const trace::WarpEntry& e : table->warps)
+      out.warps.push_back({e.sm, e.subcore, e.warp, e.instructions, e.gap_sum + e.instructions});
+  } else if (reader->header().timing_only) {
     out = summarize_calls(*reader);
   } else {
     reader.reset();  // a full trace: instruction by instruction (each param has its own values)

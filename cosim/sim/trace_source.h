@@ -1,7 +1,11 @@
 // Where the timing model's warp instructions come from, in two passes over a trace:
-//  1. summarize(): one streaming pass that checks every address and records, per warp (in
-//     order of first appearance), its placement, instruction count and work, plus the
-//     per-word lane counts and exact sums the end-of-run check compares against. Memory:
+//  1. summarize(): per warp (in order of first appearance) its placement, instruction count
+//     and work, plus the per-word lane counts and exact sums the end-of-run check compares
+//     against. A version-3 file lists its warps in a warp table at its end (trace.h
+//     WarpTable): the summary's warps come from there without a pass over the records, and
+//     the per-word part is made by the file source while the model streams the records
+//     (InstrSource::finish, which also checks that the table matches the records). Older
+//     files: one streaming pass that checks every address and counts all of it. Memory:
 //     O(warps + gradient words), independent of the trace's length. The file is decoded on a
 //     second thread while this one summarizes (a timing-only trace a whole call at a time,
 //     trace::Reader::next_call; a full one instruction by instruction, trace::PrefetchReader).
@@ -39,10 +43,14 @@ struct TraceSummary {
   // Per word, from the lane values (empty for a timing-only trace): exact sum, sum of |v|.
   std::vector<double> word_sum, word_abs_sum;
   double scan_seconds = 0;  // CPU time of the pass
+  // Made from the file's warp table: word_updates, word_sum and word_abs_sum are empty until
+  // the file source has streamed the records (InstrSource::finish).
+  bool from_table = false;
 };
 
 // Pass 1. Throws arc::Error on a bad trace (naming the record) or an address outside the buffer.
-TraceSummary summarize(const std::string& path);
+// use_table = false: the full pass even where the file has a warp table (tests, benchmarks).
+TraceSummary summarize(const std::string& path, bool use_table = true);
 TraceSummary summarize(const trace::Trace& t);
 
 class InstrSource {
@@ -53,6 +61,11 @@ class InstrSource {
   virtual void pop(size_t w) = 0;
   virtual uint64_t buffered_peak() const { return 0; }        // instructions read ahead, at most
   virtual uint64_t buffered_bytes_peak() const { return 0; }  // bytes they took, at most
+  // After the model ran on `ran_on` (from_table): reads the trace to its end and returns the
+  // full first-pass summary of the records it streamed, with their per-word counts and sums;
+  // throws arc::Error if its warps or totals differ from ran_on's (a warp table that does not
+  // match its records) or records are left that no warp took.
+  virtual TraceSummary finish(const TraceSummary& ran_on) { return ran_on; }
 };
 
 std::unique_ptr<InstrSource> memory_source(const trace::Trace& t, const TraceSummary& s);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bitset>
+#include <unordered_map>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -111,6 +112,8 @@ struct Writer::Impl {
   std::vector<Instr> call;  // params of the call being written
   uint64_t instructions = 0, lanes = 0, bytes = 0, record_blocks = 0, buffer_blocks = 0;
   bool finished = false;
+  std::unordered_map<uint64_t, uint32_t> warp_at;  // (sm, warp) -> index into warps
+  std::vector<WarpEntry> warps;                    // the warp table, in order of first appearance
 
   void put(const Bytes& b) {
     if (std::fwrite(b.data(), 1, b.size(), f.get()) != b.size())
@@ -155,6 +158,10 @@ void Writer::write(const Instr& in) {
     throw Error("trace '" + m.path + "': instruction " + std::to_string(m.instructions) + ": " + problem);
   ++m.instructions;
   m.lanes += std::bitset<32>(in.active_mask).count();
+  const auto [at, fresh] = m.warp_at.try_emplace(uint64_t{in.sm} << 32 | in.warp, static_cast<uint32_t>(m.warps.size()));
+  if (fresh) m.warps.push_back({in.sm, in.subcore, in.warp, 0, 0});
+  ++m.warps[at->second].instructions;
+  m.warps[at->second].gap_sum += in.gap;
   if (in.param != m.call.size())
     throw Error("trace '" + m.path + "': instruction " + std::to_string(m.instructions - 1) + ": param " +
                 std::to_string(in.param) + " where param " + std::to_string(m.call.size()) + " of the call is due");
@@ -189,6 +196,11 @@ void Writer::finish(const uint32_t* final_buffer, size_t words) {
     for (size_t i = 0; i < n; ++i) detail::put_u32(raw, final_buffer[at + i]);
     m.put(detail::frame_block(BlockKind::Buffer, static_cast<uint32_t>(n), raw, m.opt.zstd_level));
     ++m.buffer_blocks;
+  }
+  for (size_t at = 0; at < m.warps.size() || at == 0; at += detail::kWarpsPerTableBlock) {
+    const size_t n = std::min<size_t>(detail::kWarpsPerTableBlock, m.warps.size() - at);
+    const Bytes raw = detail::encode_warp_table(m.warps.data() + at, n);
+    m.put(detail::frame_block(BlockKind::WarpTable, static_cast<uint32_t>(n), raw, m.opt.zstd_level));
   }
   Bytes end;
   detail::put_varint(end, m.instructions);
@@ -226,6 +238,8 @@ struct Reader::Impl {
   bool records_done = false, ended = false;
   std::vector<uint32_t> buffer;
   uint64_t instructions = 0, lanes = 0, record_blocks = 0, buffer_blocks = 0;
+  uint64_t header_end = 0;  // offset of the first block
+  uint64_t table_blocks = 0, table_instructions = 0;  // version 3: the warp table read so far
 
   size_t read(uint8_t* p, size_t n) {
     const size_t got = std::fread(p, 1, n, f.get());
@@ -286,12 +300,20 @@ bool Reader::Impl::next_block() {
       ++record_blocks;
       return true;
     case BlockKind::Buffer: {
+      if (table_blocks) throw Error(where + ": final-buffer block after the warp table");
       records_done = true;
       if (uint64_t(bh.count) * 4 != raw.size()) throw Error(where + ": buffer block size does not match its count");
       if (buffer.size() + bh.count > header.buffer_words)
         throw Error(where + ": final buffer longer than the header's " + std::to_string(header.buffer_words) + " words");
       for (uint32_t i = 0; i < bh.count; ++i) buffer.push_back(detail::get_u32(raw.data() + 4 * i));
       ++buffer_blocks;
+      return true;
+    }
+    case BlockKind::WarpTable: {
+      if (version < 3) throw Error(where + ": a warp-table block in a version-" + std::to_string(version) + " trace");
+      records_done = true;
+      table_instructions += detail::decode_warp_table(raw, bh.count, header, where, nullptr);
+      ++table_blocks;
       return true;
     }
     case BlockKind::End: {
@@ -302,6 +324,10 @@ bool Reader::Impl::next_block() {
         throw Error(where + ": end-of-trace totals (" + std::to_string(n) + " instructions, " + std::to_string(rb) +
                     " instruction blocks) do not match the file (" + std::to_string(instructions) + ", " +
                     std::to_string(record_blocks) + "): blocks are missing");
+      if (version >= 3 && table_blocks == 0) throw Error(where + ": the warp table is missing (a version-3 trace has one)");
+      if (version >= 3 && table_instructions != instructions)
+        throw Error(where + ": the warp table lists " + std::to_string(table_instructions) +
+                    " instructions, the records hold " + std::to_string(instructions) + " (corrupt file)");
       const uint64_t want = header.timing_only ? 0 : header.buffer_words;
       if (buffer.size() != want)
         throw Error(where + ": final buffer has " + std::to_string(buffer.size()) + " words, " +
@@ -349,6 +375,47 @@ Reader::Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
     throw Error(path + ": checksum mismatch in the file header (corrupt file)");
   m.header = detail::decode_header_body(body.data(), hlen, path, version);
   m.dec = std::make_unique<detail::RecordDecoder>(version, m.header.timing_only);
+  m.header_end = m.offset;
+}
+
+std::optional<WarpTable> Reader::warp_table() const {
+  const auto& m = *impl_;
+  if (m.version < 3) return std::nullopt;
+  File f(std::fopen(m.path.c_str(), "rb"));
+  if (!f) throw Error("cannot open trace '" + m.path + "': " + std::strerror(errno));
+  WarpTable t;
+  uint64_t table_blocks = 0, listed = 0;
+  Bytes stored, raw;
+  uint64_t at = m.header_end;
+  for (uint64_t block = 0;; ++block) {
+    const std::string where = m.path + ": block " + std::to_string(block) + " (offset " + std::to_string(at) + ")";
+    uint8_t bh_bytes[detail::kBlockHeaderBytes];
+    if (at + sizeof bh_bytes > m.file_bytes || std::fseek(f.get(), static_cast<long>(at), SEEK_SET) != 0 ||
+        std::fread(bh_bytes, 1, sizeof bh_bytes, f.get()) != sizeof bh_bytes)
+      m.truncated("it ends after block " + std::to_string(block) + " without the end-of-trace block");
+    const detail::BlockHeader bh = detail::parse_block_header(bh_bytes, where);
+    at += sizeof bh_bytes;
+    if (at + bh.stored_bytes > m.file_bytes) m.truncated("block " + std::to_string(block) + " data is cut off");
+    if (bh.kind == BlockKind::WarpTable || bh.kind == BlockKind::End) {
+      stored.resize(bh.stored_bytes);
+      if (std::fread(stored.data(), 1, bh.stored_bytes, f.get()) != bh.stored_bytes)
+        m.truncated("block " + std::to_string(block) + " data is cut off");
+      detail::unframe_payload(bh, stored.data(), raw, where);
+      if (bh.kind == BlockKind::End) {
+        detail::Cursor c(raw.data(), raw.size(), where);
+        t.instructions = c.varint();
+        t.lanes = c.varint();
+        if (table_blocks == 0) throw Error(where + ": the warp table is missing (a version-3 trace has one)");
+        if (listed != t.instructions)
+          throw Error(where + ": the warp table lists " + std::to_string(listed) + " instructions, the end block says " +
+                      std::to_string(t.instructions) + " (corrupt file)");
+        return t;
+      }
+      listed += detail::decode_warp_table(raw, bh.count, m.header, where, &t.warps);
+      ++table_blocks;
+    }
+    at += bh.stored_bytes;
+  }
 }
 
 Reader::~Reader() = default;

@@ -7,13 +7,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace arc::trace {
 
-constexpr uint16_t kVersion = 2;        // format version this build writes
+constexpr uint16_t kVersion = 3;        // format version this build writes
 constexpr uint16_t kOldestVersion = 1;  // oldest version it still reads (FORMAT.md "Versioning")
 constexpr int kLanes = 32;
 constexpr uint32_t kMaxParams = 64;     // parameters one recorded call may write (Instr::nparams)
@@ -108,6 +109,19 @@ bool same_content(const Instr& a, const Instr& b);
 // is not an active group leader, undefined flag bits, param >= nparams, nparams out of range).
 std::string check_instr(const Header& h, const Instr& in);
 
+// One warp of a trace as its warp table lists it (version 3, FORMAT.md "Warp table"): where it
+// ran (its first record's ids) and what it issued.
+struct WarpEntry {
+  uint32_t sm = 0, subcore = 0, warp = 0;
+  uint64_t instructions = 0;  // warp instructions (a call of k params is k)
+  uint64_t gap_sum = 0;       // sum of their gaps (Header::gap_unit)
+};
+// A trace's warp table and totals, read without decoding a record (Reader::warp_table).
+struct WarpTable {
+  std::vector<WarpEntry> warps;  // in order of first appearance in the records
+  uint64_t instructions = 0, lanes = 0;  // the end block's totals
+};
+
 struct WriterOptions {
   uint32_t records_per_block = 16384;   // a block is flushed every N records (constant memory)
   int zstd_level = 3;
@@ -126,7 +140,7 @@ class Writer {
   // must agree as Instr::param describes.
   void write(const Instr& in);
   // Stores the final gradient buffer (exactly header.buffer_words words; none for a
-  // timing-only trace) and the end marker, then closes the file.
+  // timing-only trace), the warp table and the end marker, then closes the file.
   void finish(const uint32_t* final_buffer, size_t words);
   void finish(const std::vector<uint32_t>& final_buffer) { finish(final_buffer.data(), final_buffer.size()); }
   void finish() { finish(nullptr, 0); }  // timing-only traces
@@ -150,7 +164,13 @@ class Reader {
   Reader& operator=(const Reader&) = delete;
 
   const Header& header() const;
-  uint16_t version() const;  // format version of the file (1 or 2)
+  uint16_t version() const;  // format version of the file (1 to 3)
+  // The warp table of a version-3 file (nullopt for versions 1 and 2), read by hopping from
+  // block header to block header (every header checksum checked, no record decoded) to the
+  // table and end blocks; independent of next()'s position. Reading the records checks the
+  // table's form and its total against them; a user of the per-warp entries checks those
+  // against the records it reads (the timing model's file source does).
+  std::optional<WarpTable> warp_table() const;
   bool next(Instr& out);  // the next instruction (a call's params one by one); false after the last one
   // The same without a copy: valid until the next call (or the Reader's end); nullptr after the last one.
   const Instr* next();

@@ -153,7 +153,7 @@ BlockHeader parse_block_header(const uint8_t* p, const std::string& where) {
   if (get_u32(p + 20) != crc32_of(p, 20)) throw Error(where + ": checksum mismatch in the block header (corrupt file)");
   BlockHeader bh{};
   const uint8_t k = p[0];
-  if (k < 1 || k > 3) throw Error(where + ": unknown block kind " + std::to_string(k));
+  if (k < 1 || k > 4) throw Error(where + ": unknown block kind " + std::to_string(k));
   bh.kind = static_cast<BlockKind>(k);
   bh.count = get_u32(p + 4);
   bh.raw_bytes = get_u32(p + 8);
@@ -175,6 +175,43 @@ void unframe_payload(const BlockHeader& bh, const uint8_t* stored, Bytes& raw, c
   if (z != bh.raw_bytes)
     throw Error(where + ": block decompresses to " + std::to_string(z) + " bytes, header says " +
                 std::to_string(bh.raw_bytes));
+}
+
+// ---- warp table (version 3) ----------------------------------------------------------------
+
+Bytes encode_warp_table(const WarpEntry* e, size_t n) {
+  Bytes raw;
+  for (size_t i = 0; i < n; ++i) {
+    put_varint(raw, e[i].sm);
+    put_varint(raw, e[i].subcore);
+    put_varint(raw, e[i].warp);
+    put_varint(raw, e[i].instructions);
+    put_varint(raw, e[i].gap_sum);
+  }
+  return raw;
+}
+
+uint64_t decode_warp_table(const Bytes& raw, uint32_t count, const Header& h, const std::string& where,
+                           std::vector<WarpEntry>* out) {
+  Cursor c(raw.data(), raw.size(), where);
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    WarpEntry e;
+    const uint64_t sm = c.varint(), sc = c.varint(), warp = c.varint();
+    e.instructions = c.varint();
+    e.gap_sum = c.varint();
+    if (sm > UINT32_MAX || sc > UINT32_MAX || warp > UINT32_MAX || (h.sm_count && sm >= h.sm_count) ||
+        (h.subcores_per_sm && sc >= h.subcores_per_sm) || e.instructions == 0)
+      throw Error(where + ": warp table entry " + std::to_string(i) + " is invalid (SM " + std::to_string(sm) +
+                  ", sub-core " + std::to_string(sc) + ", " + std::to_string(e.instructions) + " instructions)");
+    e.sm = static_cast<uint32_t>(sm);
+    e.subcore = static_cast<uint32_t>(sc);
+    e.warp = static_cast<uint32_t>(warp);
+    sum += e.instructions;
+    if (out) out->push_back(e);
+  }
+  if (!c.done()) throw Error(where + ": malformed: bytes left after the warp table's entries");
+  return sum;
 }
 
 // ---- records ------------------------------------------------------------------------------

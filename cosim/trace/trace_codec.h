@@ -18,7 +18,8 @@ constexpr uint32_t kMaxHeaderBytes = 1u << 20;
 constexpr uint32_t kMaxBlockRawBytes = 64u << 20;
 constexpr uint32_t kBufferWordsPerBlock = 1u << 20;
 
-enum class BlockKind : uint8_t { Records = 1, Buffer = 2, End = 3 };
+enum class BlockKind : uint8_t { Records = 1, Buffer = 2, End = 3, WarpTable = 4 };
+constexpr uint32_t kWarpsPerTableBlock = 1u << 16;  // warp-table entries per kind-4 block (version 3)
 
 using Bytes = std::vector<uint8_t>;
 
@@ -164,6 +165,13 @@ class RecordDecoder {
   uint32_t nparams_ = 1;
   int64_t stride_ = 0;
 };
+
+// Warp-table block payloads (FORMAT.md "Warp table"): n entries encoded; `count` entries
+// decoded and checked against the header (appended to `out` when given), returning the
+// instructions they list; throws arc::Error naming `where`.
+Bytes encode_warp_table(const WarpEntry* e, size_t n);
+uint64_t decode_warp_table(const Bytes& raw, uint32_t count, const Header& h, const std::string& where,
+                           std::vector<WarpEntry>* out);
 
 // "" when params call[0..n) form one call as Instr::param describes, else what is wrong.
 std::string check_call(const Instr* call, size_t n);

@@ -2,7 +2,7 @@
 // to show that cost grows linearly) and both ARC-unit levels, prints lane updates per second
 // and simulated cycles per second on the H100 config: fast level baseline and ARC-HW (dynamic),
 // RTL level ARC-HW dynamic and never (never keeps the Verilated units busiest). The trace is
-// streamed from its file as `arcsim sim` does; CPU time = the summary pass + the run (workload
+// streamed from its file as `arcsim sim` does; CPU time = the summary (its warp table) + the run (workload
 // build, elaboration, simulation, end check), not wall time: other load skews it little. Also
 // prints warp instructions per second, the run's peak resident memory and how many
 // instructions it read ahead of the model.

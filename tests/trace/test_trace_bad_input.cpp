@@ -54,7 +54,7 @@ TEST(TraceBadInput, WrongVersion) {
   b[8] = 7;
   b[9] = 0;
   write_bytes(path, b);
-  EXPECT_TRUE(contains(read_error(path), "unsupported trace format version 7 (this arcsim reads versions 1 to 2)"))
+  EXPECT_TRUE(contains(read_error(path), "unsupported trace format version 7 (this arcsim reads versions 1 to 3)"))
       << read_error(path);
 }
 

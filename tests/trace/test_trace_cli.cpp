@@ -139,9 +139,9 @@ TEST(TraceCli, WrongMagic) {
 TEST(TraceCli, WrongVersion) {
   const std::string path = small_trace("version");
   auto b = read_bytes(path);
-  b[8] = 3;
+  b[8] = 4;
   write_bytes(path, b);
-  expect_one_line_error(arcsim("trace info " + path), "unsupported trace format version 3");
+  expect_one_line_error(arcsim("trace info " + path), "unsupported trace format version 4");
 }
 
 TEST(TraceCli, LaneDataInconsistentWithMask) {
