@@ -177,6 +177,32 @@ TEST(SimCli, BadInputIsOneLineAndExit2) {
   tally(flag.code != 0);
 }
 
+// `arcsim trace upgrade`: a bundled version-1 capture rewritten as version 3 (with its warp
+// table) is the same trace, and the simulator gives the same results from its table as from
+// its first pass over the original: every run's JSON equal.
+TEST(SimCli, UpgradedTraceSimulatesTheSame) {
+  const std::string v2 = ARCSIM_DATA_DIR "/gs-sws-h100.arctrace";
+  const std::string v3 = (std::filesystem::temp_directory_path() / "arcsim-tests-sim" / "upgraded.arctrace").string();
+  std::filesystem::remove(v3);
+  const Out up = arcsim("trace upgrade " + v2 + " -o " + v3);
+  ASSERT_EQ(up.code, 0) << up.err;
+  EXPECT_NE(up.out.find("format version 3 (was 1)"), std::string::npos) << up.out;  // an early capture
+  const Out info = arcsim("trace info " + v3);
+  EXPECT_NE(info.out.find("warp table"), std::string::npos) << info.out;
+  const Out cmp = arcsim("trace compare " + v2 + " " + v3);
+  EXPECT_EQ(cmp.code, 0) << cmp.out;
+  const std::string common = " --gpu h100 --mode baseline,sw-s,arc-hw --json";
+  const Out a = arcsim("sim --trace " + v2 + common), b = arcsim("sim --trace " + v3 + common);
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  const auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  EXPECT_EQ(ja.at("runs"), jb.at("runs"));
+  tally(ja.at("runs") == jb.at("runs"));
+  const Out again = arcsim("trace upgrade " + v3 + " -o " + v3 + ".x");
+  EXPECT_EQ(again.code, 2);
+  EXPECT_NE(again.err.find("already format version 3"), std::string::npos) << again.err;
+}
+
 TEST(SimCli, Counts) { std::printf("sim cli: %d passed, %d failed\n", checks - failures, failures); }
 
 }  // namespace
