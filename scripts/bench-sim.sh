@@ -336,12 +336,15 @@ Issue 16's target: under 60 s per mode on 2 cores.
 """)
         for line in lt[2:]:
             f.write(f"- {tidy(line)}\n")
-        cl = os.path.join(ld, "rtl-vs-fast", "compare.log")
-        if os.path.exists(cl):
+        # The newest build's RTL-vs-fast comparison (it takes ~10 minutes: not every build has one).
+        compares = sorted(glob.glob(os.path.join(os.path.dirname(full_log), "local-*", "rtl-vs-fast", "compare.log")),
+                          key=lambda p: depth(os.path.dirname(p)))
+        if compares:
+            cl = compares[-1]
             ct = open(cl).read().splitlines()
             f.write(f"""
-The RTL level on the same trace (`scripts/rtl-vs-fast.sh`: arc-hw dynamic, the Verilated ARC units
-in the loop, one core; then the fast level), {ct[0].lstrip("# ")}:
+The RTL level on the same capture (`scripts/rtl-vs-fast.sh`: arc-hw dynamic, the Verilated ARC units
+in the loop, one core; then the fast level; `{os.path.relpath(cl, repo)}`), {ct[0].lstrip("# ")}:
 
 """)
             for line in ct[2:]:
