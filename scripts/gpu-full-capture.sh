@@ -72,7 +72,8 @@ for r, h in zip(j.get("runs", []), j.get("host_cost", {}).get("runs", [])):
     print(f"{r['mode']}: cycles {r['total_cycles']}, L2 requests {r['requests_to_l2']}, cpu {h['cpu_seconds']:.1f} s, "
           f"peak RSS {h['peak_rss_mb']:.0f} MB, read ahead {h['read_ahead_instructions']} instructions "
           f"({h['read_ahead_bytes'] / 1e6:.1f} MB)")
-print(f"first pass {j.get('host_cost', {}).get('first_pass_cpu_seconds', 0):.1f} cpu s")
+hc = j.get('host_cost', {})
+print(f"first pass {hc.get('first_pass_cpu_seconds', 0):.1f} cpu s" + (" (the warp table: no pass)" if hc.get('warp_table') else ""))
 PY
   done
   for w in ${SCENES-pulsar tex}; do
