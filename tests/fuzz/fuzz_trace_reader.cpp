@@ -7,8 +7,9 @@
 //  - framed: any other input is a recipe the target turns into a file with valid checksums and
 //    zstd frames, so the header decoder, record decoder and block logic see the fuzzed bytes:
 //      u16 header_len | header body bytes        -> preamble + body + crc32; header_len's top
-//                                                   bit picks format version 2, else 1 (the
-//                                                   corpus predates version 2), low 15 bits the length
+//                                                   bit picks format version 2 or later (else 1:
+//                                                   the corpus predates version 2), with it the
+//                                                   next bit version 3; low 14 bits the length
 //      then blocks:  u8 kind | u32 count | u16 raw_len | raw payload bytes
 //                                              -> 24-byte block header + zstd frame of payload
 //    (a field cut off by the end of the input takes what is left).
@@ -43,9 +44,9 @@ d::Bytes build_from_recipe(const uint8_t* data, size_t size) {
   Take in{data, size};
   d::Bytes out(d::kMagic, d::kMagic + 8);
   const uint64_t hfield = in.le(2);
-  d::put_u16(out, hfield & 0x8000 ? 2 : 1);
+  d::put_u16(out, hfield & 0x8000 ? (hfield & 0x4000 ? 3 : 2) : 1);
   d::put_u16(out, 0);
-  const size_t hlen = std::min<size_t>(hfield & 0x7FFF, in.n);
+  const size_t hlen = std::min<size_t>(hfield & 0x3FFF, in.n);
   d::put_u32(out, static_cast<uint32_t>(hlen));
   out.insert(out.end(), in.p, in.p + hlen);
   d::put_u32(out, d::crc32_of(in.p, hlen));
@@ -67,6 +68,7 @@ d::Bytes build_from_recipe(const uint8_t* data, size_t size) {
 void read_all(const std::string& path) {
   try {
     arc::trace::Reader r(path);
+    (void)r.warp_table();  // version 3: the hop over block headers to the table
     arc::trace::Instr in;
     uint64_t n = 0;
     while (r.next(in) && ++n < 1'000'000) {

@@ -24,8 +24,9 @@ int main(int argc, char** argv) {
     if (in.size() < d::kPreambleBytes) throw arc::Error(std::string(argv[1]) + ": too short");
     const uint32_t hlen = d::get_u32(in.data() + 12);
     d::Bytes out;
-    const uint16_t version = d::get_u16(in.data() + 8);  // the recipe's top length bit: version 2
-    d::put_u16(out, static_cast<uint16_t>((hlen & 0x7FFF) | (version == 2 ? 0x8000 : 0)));
+    const uint16_t version = d::get_u16(in.data() + 8);  // the recipe's top length bits: version 2, 3
+    if (hlen > 0x3FFF) throw arc::Error(std::string(argv[1]) + ": header too long for a recipe");
+    d::put_u16(out, static_cast<uint16_t>(hlen | (version >= 2 ? 0x8000 : 0) | (version >= 3 ? 0x4000 : 0)));
     size_t at = d::kPreambleBytes;
     out.insert(out.end(), in.begin() + at, in.begin() + at + hlen);
     at += hlen + 4;
