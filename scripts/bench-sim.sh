@@ -183,11 +183,13 @@ wall times above vary run to run by 10-20 %.
         for m in re.finditer(r"^mode (\S+): exit (\d+)", t, re.M):
             modes.setdefault(m.group(1), {})["exit"] = int(m.group(2))
         for m in re.finditer(r"^(\S+): cycles (\d+), L2 requests (\d+), cpu ([0-9.]+) s, peak RSS (\d+) MB, "
-                             r"read ahead (\d+) instructions \(([0-9.]+) MB\)\nfirst pass ([0-9.]+) cpu s", t, re.M):
+                             r"read ahead (\d+) instructions \(([0-9.]+) MB\)\nfirst pass ([0-9.]+) cpu s( \(the warp table)?", t, re.M):
             modes.setdefault(m.group(1).split("/")[0], {}).update(
                 cycles=int(m.group(2)), req=int(m.group(3)), cpu=float(m.group(4)), rss=int(m.group(5)),
-                ahead=int(m.group(6)), ahead_mb=float(m.group(7)), first=float(m.group(8)))
+                ahead=int(m.group(6)), ahead_mb=float(m.group(7)), first=float(m.group(8)), table=bool(m.group(9)))
         return modes
+    def summary(m):  # where the run's summary came from, and its cost
+        return "warp table, no first pass" if m.get("table") else f"first pass {m['first']:.1f} cpu s"
     import glob
     import subprocess
     def depth(log):  # the model build's commit depth in this repository: later builds sort last
@@ -223,7 +225,7 @@ by side, its own capture of the same scene).
                 m, o = modes.get(mode, {}), old.get(mode, {})
                 prev = f"{o['wall']:.0f} s" + ("" if "cycles" in o else " (stopped at the limit)") if "wall" in o else ""
                 if "cycles" in m:
-                    f.write(f"| `arcsim sim --mode {mode}`, 2 cores | {m['cycles']:,} cycles; first pass {m['first']:.1f} cpu s + run "
+                    f.write(f"| `arcsim sim --mode {mode}`, 2 cores | {m['cycles']:,} cycles; {summary(m)} + run "
                             f"{m['cpu']:.1f} cpu s; peak RSS {m['rss']} MB; read ahead {m['ahead']:,} instructions "
                             f"({m['ahead_mb']:.0f} MB) | {m['wall']:.0f} s | {prev} |\n")
                 elif "wall" in m:
@@ -274,8 +276,8 @@ and simulated there in four modes at once, each on its own 2 cores (`taskset`, h
             for mode in ("baseline", "sw-s", "sw-b", "arc-hw"):
                 m = modes.get(mode, {})
                 if "cycles" in m:
-                    f.write(f"| `arcsim sim --mode {mode}`, 2 cores | {m['cycles']:,} cycles, {m['req']:,} L2 requests; first pass "
-                            f"{m['first']:.1f} cpu s + run {m['cpu']:.1f} cpu s; peak RSS {m['rss']} MB; read ahead "
+                    f.write(f"| `arcsim sim --mode {mode}`, 2 cores | {m['cycles']:,} cycles, {m['req']:,} L2 requests; "
+                            f"{summary(m)} + run {m['cpu']:.1f} cpu s; peak RSS {m['rss']} MB; read ahead "
                             f"{m['ahead']:,} instructions ({m['ahead_mb']:.0f} MB) | {m['wall']:.0f} s |\n")
                 elif "wall" in m:
                     f.write(f"| `arcsim sim --mode {mode}`, 2 cores | not finished: stopped at the limit (exit {m.get('exit')}) | > {m['wall']:.0f} s |\n")
