@@ -223,9 +223,6 @@ class FileSource : public InstrSource {
         throw Error(fmt::format("{}: warp {} has more records than the trace's warp table lists (corrupt file)", path_,
                                 describe(w)));
     TraceSummary s = tally_->take();  // the worker is done: its last fill() returned before next() said so
-    const auto same = [](const WarpSummary& a, const WarpSummary& b) {
-      return a.sm == b.sm && a.subcore == b.subcore && a.warp == b.warp && a.count == b.count && a.work == b.work;
-    };
     if (s.warps.size() != ran_on.warps.size() || s.instructions != ran_on.instructions ||
         s.lane_updates != ran_on.lane_updates)
       throw Error(fmt::format("{}: the trace's warp table ({} warps, {} instructions, {} lane updates) does not match "
@@ -233,7 +230,7 @@ class FileSource : public InstrSource {
                               path_, ran_on.warps.size(), ran_on.instructions, ran_on.lane_updates, s.warps.size(),
                               s.instructions, s.lane_updates));
     for (size_t w = 0; w < s.warps.size(); ++w)
-      if (!same(s.warps[w], ran_on.warps[w]))
+      if (!(s.warps[w] == ran_on.warps[w]))
         throw Error(fmt::format("{}: the trace's warp table entry {} (warp {}) does not match the records (SM {}, "
                                 "sub-core {}, warp {}, {} instructions, work {}) (corrupt file)",
                                 path_, w, describe(w), s.warps[w].sm, s.warps[w].subcore, s.warps[w].warp,

@@ -34,6 +34,9 @@ struct WarpSummary {
   uint64_t count = 0;  // warp instructions
   uint64_t work = 0;   // compute gaps + one issue cycle per atomic (the mapping's load measure)
 };
+inline bool operator==(const WarpSummary& a, const WarpSummary& b) {
+  return a.sm == b.sm && a.subcore == b.subcore && a.warp == b.warp && a.count == b.count && a.work == b.work;
+}
 
 struct TraceSummary {
   trace::Header header;

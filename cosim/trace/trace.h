@@ -116,6 +116,10 @@ struct WarpEntry {
   uint64_t instructions = 0;  // warp instructions (a call of k params is k)
   uint64_t gap_sum = 0;       // sum of their gaps (Header::gap_unit)
 };
+inline bool operator==(const WarpEntry& a, const WarpEntry& b) {
+  return a.sm == b.sm && a.subcore == b.subcore && a.warp == b.warp && a.instructions == b.instructions &&
+         a.gap_sum == b.gap_sum;
+}
 // A trace's warp table and totals, read without decoding a record (Reader::warp_table).
 struct WarpTable {
   std::vector<WarpEntry> warps;  // in order of first appearance in the records

@@ -196,7 +196,7 @@ TEST(SimStreaming, CallByCallSummaryEqualsInstructionByInstruction) {
   ASSERT_EQ(by_call.warps.size(), by_instr.warps.size());
   for (size_t i = 0; i < by_call.warps.size(); ++i) {
     const WarpSummary &a = by_call.warps[i], &b = by_instr.warps[i];
-    EXPECT_TRUE(a.sm == b.sm && a.subcore == b.subcore && a.warp == b.warp && a.count == b.count && a.work == b.work)
+    EXPECT_TRUE(a == b)
         << "warp " << i;
   }
 }

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "run.h"
 #include "sim_fixture.h"
+#include "test_util.h"  // tests/trace: read_bytes, write_bytes, error_of
 #include "trace_codec.h"
 
 namespace arc::sim {
@@ -74,16 +75,8 @@ trace::Trace calls_trace(bool timing_only) {
 // checksums: what a buggy producer would write.
 void rewrite_table(const std::string& path, const std::function<void(std::vector<trace::WarpEntry>&)>& edit,
                    bool drop_block = false) {
-  std::vector<uint8_t> b;
-  {
-    FILE* f = std::fopen(path.c_str(), "rb");
-    ASSERT_NE(f, nullptr);
-    std::fseek(f, 0, SEEK_END);
-    b.resize(static_cast<size_t>(std::ftell(f)));
-    std::fseek(f, 0, SEEK_SET);
-    ASSERT_EQ(std::fread(b.data(), 1, b.size(), f), b.size());
-    std::fclose(f);
-  }
+  const std::vector<uint8_t> b = trace::testing::read_bytes(path);
+  ASSERT_FALSE(b.empty());
   const uint32_t hlen = d::get_u32(b.data() + 12);
   size_t at = d::kPreambleBytes + hlen + 4;
   std::vector<uint8_t> out(b.begin(), b.begin() + static_cast<long>(at));
@@ -122,19 +115,7 @@ void rewrite_table(const std::string& path, const std::function<void(std::vector
     }
     at += len;
   }
-  FILE* f = std::fopen(path.c_str(), "wb");
-  ASSERT_NE(f, nullptr);
-  ASSERT_EQ(std::fwrite(out.data(), 1, out.size(), f), out.size());
-  std::fclose(f);
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  trace::testing::write_bytes(path, out);
 }
 
 TEST(WarpTable, ListsEveryWarpAsTheRecordsDo) {
@@ -163,8 +144,7 @@ TEST(WarpTable, ListsEveryWarpAsTheRecordsDo) {
     ASSERT_EQ(table->warps.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i, ++checked) {
       const trace::WarpEntry &a = table->warps[i], &b = want[i];
-      EXPECT_TRUE(a.sm == b.sm && a.subcore == b.subcore && a.warp == b.warp && a.instructions == b.instructions &&
-                  a.gap_sum == b.gap_sum)
+      EXPECT_TRUE(a == b)
           << "entry " << i;
     }
     // The model's summary from the table is the first pass's, less the per-word part.
@@ -177,7 +157,7 @@ TEST(WarpTable, ListsEveryWarpAsTheRecordsDo) {
     ASSERT_EQ(fast.warps.size(), full.warps.size());
     for (size_t i = 0; i < full.warps.size(); ++i) {
       const WarpSummary &a = fast.warps[i], &b = full.warps[i];
-      EXPECT_TRUE(a.sm == b.sm && a.subcore == b.subcore && a.warp == b.warp && a.count == b.count && a.work == b.work)
+      EXPECT_TRUE(a == b)
           << "warp " << i;
     }
   }
@@ -261,10 +241,10 @@ TEST(SimWarpTable, ATableThatDisagreesWithItsRecordsIsAOneLineError) {
     const std::string path = tmp("warp-table-bad.arctrace");
     trace::write_trace(path, t);
     rewrite_table(path, c.edit, c.drop);
-    const std::string reader = error_of([&] { trace::read_trace(path); });
+    const std::string reader = trace::testing::error_of([&] { trace::read_trace(path); });
     if (*c.reader_says) EXPECT_NE(reader.find(c.reader_says), std::string::npos) << reader;
     else EXPECT_EQ(reader, "");
-    const std::string model = error_of([&] { run_isolated(s, path, summarize(path)); });
+    const std::string model = trace::testing::error_of([&] { run_isolated(s, path, summarize(path)); });
     EXPECT_NE(model.find(c.model_says), std::string::npos) << model;
     EXPECT_EQ(model.find('\n'), std::string::npos) << model;
     caught += !model.empty();

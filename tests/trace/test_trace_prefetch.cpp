@@ -19,14 +19,7 @@ using testing::read_bytes;
 using testing::small_trace;
 using testing::write_bytes;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 TEST(TracePrefetch, SameInstructionsAsReaderAcrossBatchSizes) {
   const std::string path = small_trace("t", 7, 5000);

@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "error.h"
 #include "trace_codec.h"
 #include "tracegen.h"
 
@@ -29,6 +31,16 @@ inline std::vector<uint8_t> read_bytes(const std::string& path) {
 inline void write_bytes(const std::string& path, const std::vector<uint8_t>& b) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+// What f throws as arc::Error ("" when it throws nothing).
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
 }
 
 // A valid synthetic trace with several instruction blocks.
