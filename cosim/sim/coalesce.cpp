@@ -73,25 +73,26 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
     singles();
     return;
   }
-  OpsRef shared = OpsRef::make();
-  LaneOp* const v = shared->ops;
-  uint32_t nv = 0;
-  if (ngran == 1) {
-    std::copy(ops, ops + n, v);
-    nv = static_cast<uint32_t>(n);
-  } else {
-    for (uint32_t k = 0; k < ngran; ++k)
-      for (size_t i = 0; i < n; ++i)
-        if (of[i] == k) v[nv++] = ops[i];
+  // The ops in granule order, in the op block the requests of more than one op share (made
+  // when the first such request needs it: a granule of one word becomes a run where runs are on).
+  static thread_local LaneOp sorted[OpBlock::kCap];  // scratch (a local array would be initialized per call)
+  const LaneOp* v = ops;
+  if (ngran > 1) {  // a stable counting sort by granule
+    uint32_t at[OpBlock::kCap + 1];
+    std::fill(at, at + ngran + 1, 0u);
+    for (size_t i = 0; i < n; ++i) ++at[of[i] + 1];
+    for (uint32_t k = 0; k < ngran; ++k) at[k + 1] += at[k];
+    for (size_t i = 0; i < n; ++i) sorted[at[of[i]]++] = ops[i];
+    v = sorted;
   }
-  shared->size = nv;
+  OpsRef shared;
   uint32_t words[OpBlock::kCap], per_word[OpBlock::kCap];
   const bool by_sector = setup.sector_bytes != 0 || setup.l2_sector() != 0 || setup.multi_lane_bytes != 0;
-  for (size_t i = 0; i < nv;) {
+  for (size_t i = 0; i < n;) {
     size_t j = i;
     uint32_t nwords = 0, rounds = 0;
     const uint32_t gi = v[i].addr >> shift;
-    while (j < nv && (v[j].addr >> shift) == gi) {
+    while (j < n && (v[j].addr >> shift) == gi) {
       uint32_t k = 0;
       while (k < nwords && words[k] != v[j].addr) ++k;
       if (k == nwords) {  // a new word (at most n <= kCap)
@@ -101,22 +102,40 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
       rounds = std::max(rounds, ++per_word[k]);
       ++j;
     }
+    const uint32_t count = static_cast<uint32_t>(j - i);
+    if (count > 1 && nwords == 1 && setup.runs) {
+      // One word: `count` one-word rounds on one sector, what run_request prices.
+      uint32_t lanes = 0;
+      for (size_t k = i; k < j; ++k) lanes += v[k].lanes;
+      out.push_back(run_request(v[i].addr, count, lanes, sm, setup));
+      i = j;
+      continue;
+    }
     Request r;
     r.sm = sm;
     r.first = static_cast<uint32_t>(i);
-    r.count = static_cast<uint32_t>(j - i);
+    r.count = count;
     if (r.count == 1) {
       r.one = v[i];
       r.bytes = single;
       r.link_bytes = single_link;
     } else {
+      if (!shared) {
+        shared = OpsRef::make();
+        std::copy(v, v + n, shared->ops);
+        shared->size = static_cast<uint32_t>(n);
+      }
       r.many = shared;
       r.one_word = nwords == 1;
       // Round t updates the words with more than t ops: summed over the rounds, a header
       // each and word_bytes per op; by sector, each round also its sectors and lanes.
       r.link_bytes = rounds * setup.header_bytes + setup.word_bytes * r.count;
       r.bytes = rounds * setup.l2_header() + setup.word_bytes * r.count;
-      if (by_sector) {
+      if (by_sector && nwords == 1) {
+        // Every round: the one word, on one sector, one lane (a vector lane's words are one lane).
+        r.link_bytes += rounds * setup.sector_bytes;
+        r.bytes += rounds * setup.l2_sector();
+      } else if (by_sector) {
         for (uint32_t t = 0; t < rounds; ++t) {
           uint64_t sectors[2] = {0, 0};  // the granule's 32-byte sectors this round touches (<= 128: 4 KB)
           uint32_t w = 0;

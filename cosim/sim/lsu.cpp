@@ -16,13 +16,20 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& has
     ports.back()->watch(&holding_, 1u << i);
   }
   taken_.assign(setup.ports, 0);
+  occ_hist_.assign(static_cast<size_t>(setup.depth) + 1, 0);
   grants_.assign(setup.ports, 0);
   wake.bind([this] { step(); });
 }
 
 void Lsu::account(Cycle now) {
-  stats_.add_lsu_occupancy(setup_.sm, queue_.size(), now - occ_since_);
+  accounted_ = true;
+  const uint64_t cycles = now - occ_since_;
   occ_since_ = now;
+  if (!cycles) return;
+  const size_t entries = queue_.size();
+  occ_sum_ += entries * cycles;
+  occ_hist_[entries] += cycles;
+  occ_hist_top_ = std::max(occ_hist_top_, entries + 1);
 }
 
 bool Lsu::drained() const {
@@ -34,6 +41,20 @@ bool Lsu::drained() const {
 
 void Lsu::finish(Cycle end) {
   if (end > occ_since_) account(end);
+  if (!accounted_) return;
+  SmStats& s = stats_.sm(setup_.sm);
+  s.lsu_occupancy_sum += static_cast<double>(occ_sum_);
+  stats_.lsu_occupancy_sum += static_cast<double>(occ_sum_);
+  if (stats_.lsu_occupancy_hist.size() < occ_hist_top_) stats_.lsu_occupancy_hist.resize(occ_hist_top_);
+  for (size_t e = 0; e < occ_hist_top_; ++e) stats_.lsu_occupancy_hist[e] += occ_hist_[e];
+  s.lsu_occupancy_max = std::max(s.lsu_occupancy_max, occ_max_);
+  stats_.lsu_occupancy_max = std::max(stats_.lsu_occupancy_max, occ_max_);
+  s.lsu_full_rejects += rejects_;
+  stats_.lsu_full_rejects += rejects_;
+  s.requests_to_l2 += requests_;
+  occ_max_ = rejects_ = requests_ = occ_sum_ = 0;
+  std::fill(occ_hist_.begin(), occ_hist_.end(), 0);
+  occ_hist_top_ = 0;
 }
 
 void Lsu::step() {
@@ -46,8 +67,8 @@ void Lsu::step() {
     r.rop = hash_(r.addr());
     to_icnt->push(now, std::move(r));
     icnt->pushed(setup_.sm);
-    ++stats_.requests_to_l2;
-    ++stats_.sm(setup_.sm).requests_to_l2;
+    ++stats_.requests_to_l2;  // the run-wide one feeds the time series: kept current
+    ++requests_;
   }
   // 2. Admit at most one whole packet per port, round-robin from the port after the one
   //    served last (the start is fixed for the whole pass; rr_ moves only for the next cycle).
@@ -64,8 +85,7 @@ void Lsu::step() {
     if (paced && starts && now < next_admit_) continue;
     const size_t room = setup_.depth - queue_.size();
     if (room == 0) {
-      ++stats_.lsu_full_rejects;
-      ++stats_.sm(setup_.sm).lsu_full_rejects;
+      ++rejects_;
       continue;
     }
     Packet& pk = port.front_mut();
@@ -78,13 +98,11 @@ void Lsu::step() {
       taken_[p] = 0;
       ++grants_[p];
     } else {
-      ++stats_.lsu_full_rejects;  // the rest waits in the port: the issuing sub-core stalls
-      ++stats_.sm(setup_.sm).lsu_full_rejects;
+      ++rejects_;  // the rest waits in the port: the issuing sub-core stalls
     }
     rr_ = p + 1 == n ? 0 : p + 1;
   }
-  stats_.lsu_occupancy_max = std::max<uint64_t>(stats_.lsu_occupancy_max, queue_.size());
-  stats_.sm(setup_.sm).lsu_occupancy_max = std::max<uint64_t>(stats_.sm(setup_.sm).lsu_occupancy_max, queue_.size());
+  occ_max_ = std::max<uint64_t>(occ_max_, queue_.size());
   busy.write(now, setup_.depth - queue_.size() < setup_.busy_slack);
   // 3. Next wake: next cycle while there is something to forward and room to forward it
   //    (a full crossbar input wakes us when it drains), or when a port's packet arrives.

@@ -60,6 +60,14 @@ class Lsu : public sc_core::sc_module {
   std::vector<size_t> taken_;  // per port: requests of its front packet already queued
   std::vector<uint64_t> grants_;
   Cycle occ_since_ = 0;  // occupancy integral is closed up to here
+  // This SM's counters, kept here (the LSU runs every few cycles: no walk into the shared
+  // Stats per step) and added to Stats by finish(). The integral is whole entry-cycles, so
+  // summing it per SM first gives the same double as adding every step to Stats.
+  bool accounted_ = false;             // account() ran: finish() adds this SM's counters
+  uint64_t occ_sum_ = 0;               // occupancy integral (entry-cycles)
+  std::vector<uint64_t> occ_hist_;     // cycles at each occupancy 0..depth
+  size_t occ_hist_top_ = 0;            // 1 + the most entries held for a cycle or more (0 = none)
+  uint64_t occ_max_ = 0, rejects_ = 0, requests_ = 0;
   Cycle next_admit_ = 0;  // lsu_cycles_per_instruction: the first cycle a new packet may start
 };
 

@@ -25,15 +25,6 @@ void Log2Histogram::from_json(const nlohmann::json& j) {
 }
 
 
-void Stats::add_lsu_occupancy(uint32_t i, uint64_t entries, uint64_t cycles) {
-  const double v = static_cast<double>(entries) * static_cast<double>(cycles);
-  lsu_occupancy_sum += v;
-  sm(i).lsu_occupancy_sum += v;
-  if (!cycles) return;
-  if (entries >= lsu_occupancy_hist.size()) lsu_occupancy_hist.resize(entries + 1);
-  lsu_occupancy_hist[entries] += cycles;
-}
-
 void Stats::add_stall(uint32_t i, uint64_t cycles) {
   atomic_stall_cycles += cycles;
   subcore(i).atomic_stall_cycles += cycles;

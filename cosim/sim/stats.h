@@ -90,7 +90,6 @@ struct Stats {
   // its sub-core (power-of-two buckets -> instructions).
   std::vector<uint64_t> lsu_occupancy_hist;
   Log2Histogram atomic_stall_hist;
-  void add_lsu_occupancy(uint32_t sm, uint64_t entries, uint64_t cycles);  // totals, per SM, histogram
   void add_stall(uint32_t subcore, uint64_t cycles);  // totals, per sub-core, histogram
   std::vector<Sample> series;  // --stats-interval N: one sample every N cycles
   Sample sample(uint64_t cycle) const;
