@@ -57,6 +57,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   ls.issue_per_cycle = static_cast<uint32_t>(g.lsu_issue_per_cycle);
   ls.busy_slack = static_cast<uint32_t>(spec.knobs.lsu_busy_slack);
   ls.cycles_per_instruction = static_cast<uint32_t>(spec.knobs.lsu_cycles_per_instruction);
+  ls.every_cycle = spec.lsu_every_cycle;
   SubCoreSetup ss;
   ss.mode = spec.mode;
   ss.warps_resident = work.warps_resident;

@@ -54,11 +54,15 @@ class Link {
     slot.first = now + delay;
     slot.second = std::move(x);
     if (mask_) *mask_ |= bit_;
-    if (consumer_wake_ && !consumer_busy_) consumer_wake_->at(now + delay);
+    if (consumer_wake_ && !consumer_busy_ && !(asleep_ && *asleep_)) consumer_wake_->at(now + delay);
   }
   // Consumer side: while busy, pushes do not wake the consumer (it looks at the link itself
   // when it is done: a wake then would only find it busy).
   void set_consumer_busy(bool busy) { consumer_busy_ = busy; }
+  // The same, through a flag the consumer keeps for all its inputs at once: while *asleep,
+  // pushes do not wake it (a consumer that could not take anything sleeps until something
+  // else wakes it, then looks at every input).
+  void set_consumer_asleep_flag(const bool* asleep) { asleep_ = asleep; }
 
   // Consumer side.
   bool ready(Cycle now) const { return !q_.empty() && q_.front().first <= now; }
@@ -106,6 +110,7 @@ class Link {
   size_t pops_now_ = 0;
   bool producer_waits_ = false;
   bool consumer_busy_ = false;
+  const bool* asleep_ = nullptr;
   Wake* consumer_wake_ = nullptr;
   Wake* producer_wake_ = nullptr;
   uint32_t* mask_ = nullptr;

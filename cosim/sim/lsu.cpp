@@ -14,6 +14,7 @@ Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& has
   for (uint32_t i = 0; i < setup.ports; ++i) {
     ports.push_back(std::make_unique<Link<Packet>>(1));
     ports.back()->watch(&holding_, 1u << i);
+    ports.back()->set_consumer_asleep_flag(&asleep_);
   }
   taken_.assign(setup.ports, 0);
   occ_hist_.assign(static_cast<size_t>(setup.depth) + 1, 0);
@@ -60,6 +61,18 @@ void Lsu::finish(Cycle end) {
 void Lsu::step() {
   const Cycle now = now_cycle();
   account(now);
+  const bool paced = setup_.cycles_per_instruction != 0;
+  if (asleep_) {
+    // Cycles asleep_at_ + 1 .. now - 1: the queue stayed full and nothing was forwarded, so in
+    // each of them every packet visible at a port (and not held back by the pacing) was refused.
+    asleep_ = false;
+    for (uint32_t h = holding_; h; h &= h - 1) {
+      const uint32_t p = static_cast<uint32_t>(__builtin_ctz(h));
+      Cycle from = std::max(asleep_at_ + 1, ports[p]->next_ready());
+      if (paced && taken_[p] == 0) from = std::max(from, next_admit_);
+      if (now > from) rejects_ += now - from;
+    }
+  }
   // 1. Forward from the head, in order, while the crossbar input takes requests.
   for (uint32_t k = 0; k < setup_.issue_per_cycle && !queue_.empty() && to_icnt->can_push(now); ++k) {
     Request r = std::move(queue_.front());
@@ -74,7 +87,6 @@ void Lsu::step() {
   //    served last (the start is fixed for the whole pass; rr_ moves only for the next cycle).
   //    Paced (cycles_per_instruction): a new packet starts at most once per that many cycles,
   //    SM-wide; the rest of a packet that did not fit continues regardless.
-  const bool paced = setup_.cycles_per_instruction != 0;
   const uint32_t n = setup_.ports;
   const uint32_t start = rr_;
   for (uint32_t k = 0, p = start; k < n; ++k, p = p + 1 == n ? 0 : p + 1) {
@@ -106,11 +118,21 @@ void Lsu::step() {
   busy.write(now, setup_.depth - queue_.size() < setup_.busy_slack);
   // 3. Next wake: next cycle while there is something to forward and room to forward it
   //    (a full crossbar input wakes us when it drains), or when a port's packet arrives.
+  //    Both full: asleep until that pop (see the header).
   Cycle next = kNever;
   if (!queue_.empty()) {
-    if (to_icnt->can_push(now + 1)) next = now + 1;
-    else to_icnt->await_room(now);  // the crossbar's pop wakes us
+    if (to_icnt->can_push(now + 1)) {
+      next = now + 1;
+    } else {
+      to_icnt->await_room(now);  // the crossbar's pop wakes us
+      if (queue_.size() == setup_.depth && !setup_.every_cycle) {
+        asleep_ = true;
+        asleep_at_ = now;
+        return;
+      }
+    }
   }
+  if (setup_.every_cycle && (!queue_.empty() || holding_)) next = now + 1;
   for (uint32_t h = holding_; h; h &= h - 1) {
     const Cycle r = ports[static_cast<size_t>(__builtin_ctz(h))]->next_ready();
     {

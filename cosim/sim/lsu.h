@@ -5,6 +5,11 @@
 //  - Queue: lsu_queue_depth entries (requests). Each cycle it forwards up to
 //    lsu_issue_per_cycle requests, in order, into the crossbar input of this SM (the address
 //    hash picks each request's ROP unit here).
+//  - Skip-ahead: when a step leaves the queue full and the crossbar input full, nothing can
+//    move until the crossbar takes a request (its pop wakes the LSU). The LSU then sleeps:
+//    packets arriving at the ports do not wake it, and the next step counts the cycles in
+//    between for lsu_full_rejects, so that count is per port and per cycle (what an LSU
+//    stepping every cycle would count), however often the LSU actually ran.
 //  - `busy`: raised (visible next cycle) while fewer than lsu_busy_slack entries are free,
 //    i.e. while the queue could not take a full warp of per-lane atomics: the atomic stall
 //    the ARC scheduler observes (paper section 4.3).
@@ -31,6 +36,7 @@ struct LsuSetup {
   uint32_t issue_per_cycle = 1;
   uint32_t busy_slack = 32;
   uint32_t cycles_per_instruction = 0;  // min cycles between two admitted packets, SM-wide (0 = none)
+  bool every_cycle = false;  // test only (RunSpec::lsu_every_cycle): step every cycle while holding anything, never sleep
 };
 
 class Lsu : public sc_core::sc_module {
@@ -68,6 +74,8 @@ class Lsu : public sc_core::sc_module {
   std::vector<uint64_t> occ_hist_;     // cycles at each occupancy 0..depth
   size_t occ_hist_top_ = 0;            // 1 + the most entries held for a cycle or more (0 = none)
   uint64_t occ_max_ = 0, rejects_ = 0, requests_ = 0;
+  bool asleep_ = false;   // queue and crossbar input full after the step at asleep_at_ (ports' flag)
+  Cycle asleep_at_ = 0;
   Cycle next_admit_ = 0;  // lsu_cycles_per_instruction: the first cycle a new packet may start
 };
 

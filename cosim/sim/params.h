@@ -52,6 +52,9 @@ struct RunSpec {
   // Test only: sub-core 0 of SM 0 ignores every wake-up after the run's first issue (a lost
   // wake-up), which the end-of-run check must report. Not reachable from the CLI.
   bool plant_lost_wakeup = false;
+  // Test only: every LSU steps every cycle while it holds anything (no skip-ahead, never
+  // asleep); a run must give the same results as without. Not reachable from the CLI.
+  bool lsu_every_cycle = false;
 
   std::string label() const;  // "arc-hw/dynamic", "sw-s", ...
 };

@@ -1,7 +1,8 @@
 // What one run of the timing model measures; every module adds to one Stats: whole-run totals,
 // per-SM / per-sub-core / per-ROP-unit breakdowns, histograms and (with --stats-interval) a
 // time series. The modules touch it through one-line calls (sm(i), subcore(i), rop(i),
-// add_lsu_occupancy, add_stall) so the model code stays about the model.
+// add_stall) so the model code stays about the model; the LSUs keep their own counters and add
+// them at the end (Lsu::finish).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -22,7 +23,7 @@ struct Log2Histogram {
 
 struct SmStats {
   uint64_t requests_to_l2 = 0;    // requests this SM's LSU sent into the crossbar
-  uint64_t lsu_full_rejects = 0;  // packet offers its LSU refused (queue full)
+  uint64_t lsu_full_rejects = 0;  // port-cycles a packet at its LSU found the queue full
   uint64_t lsu_occupancy_max = 0; // max entries in its LSU queue
   double lsu_occupancy_sum = 0;   // integral of its queue occupancy (entry-cycles)
 };
@@ -59,7 +60,7 @@ struct Stats {
   uint64_t instrs_seen_busy = 0;         // ARC-HW: instructions accepted while busy was high
   double lsu_occupancy_sum = 0;          // sum over SMs of the integral of queue occupancy (entry-cycles)
   uint64_t lsu_occupancy_max = 0;        // max entries in any SM's LSU queue
-  uint64_t lsu_full_rejects = 0;         // packet offers refused because the LSU queue was full
+  uint64_t lsu_full_rejects = 0;         // port-cycles a packet at an LSU port found the queue full (refused)
   uint64_t warps_resident_per_subcore = 0;  // occupancy admitted (trace launch shape, capped by the GPU)
   uint64_t warps_remapped = 0;              // 1: the trace's warps were redistributed onto another SM shape
   // SM-side atomic buffers (lab, lab-ideal, phi; l1_atomic_buffer.h), summed over SMs
