@@ -99,6 +99,30 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, in
   }
 }
 
+void unpack_brief(const uint8_t* p, InstrBrief& out, uint32_t& more, int64_t& stride) {
+  p += 2;
+  __builtin_memcpy(&out.active_mask, p, 4);
+  __builtin_memcpy(&out.gap, p + 4, 4);
+  out.param = p[8];
+  out.nparams = p[9];
+  more = p[10];
+  p += 11;
+  stride = more ? unzigzag(get(p)) : 0;
+  get(p);  // subcore
+  get(p);  // seq
+  out.flags = static_cast<uint32_t>(get(p));
+  get(p);  // reduced_mask
+  out.uniform = *p++ != 0;
+  out.addr = out.uniform ? static_cast<uint32_t>(get(p)) : 0;
+}
+
+void next_param(InstrBrief& in, int64_t stride) {
+  ++in.param;
+  in.gap = 0;
+  in.flags &= ~trace::kFlagFirstOfWarp;
+  if (in.uniform) in.addr = static_cast<uint32_t>(static_cast<int64_t>(in.addr) + stride);
+}
+
 void next_param(trace::Instr& in, int64_t stride) {
   ++in.param;
   ++in.seq;
@@ -107,6 +131,18 @@ void next_param(trace::Instr& in, int64_t stride) {
   for (uint32_t m = in.active_mask; m; m &= m - 1) {
     uint32_t& a = in.addr[static_cast<size_t>(__builtin_ctz(m))];
     a = static_cast<uint32_t>(static_cast<int64_t>(a) + stride);
+  }
+}
+
+void advance(trace::Instr& in, uint32_t k, int64_t stride) {
+  in.param = static_cast<uint8_t>(in.param + k);
+  in.seq += k;
+  in.gap = 0;
+  in.flags &= ~trace::kFlagFirstOfWarp;
+  const int64_t d = static_cast<int64_t>(k) * stride;
+  for (uint32_t m = in.active_mask; m; m &= m - 1) {
+    uint32_t& a = in.addr[static_cast<size_t>(__builtin_ctz(m))];
+    a = static_cast<uint32_t>(static_cast<int64_t>(a) + d);
   }
 }
 

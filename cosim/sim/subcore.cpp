@@ -21,7 +21,7 @@ void SubCore::admit_warps(Cycle now) {
   while (resident_.size() < setup_.warps_resident && next_warp_ < work_.warps.size()) {
     Warp w;
     w.work = next_warp_++;
-    ready_at_.push_back(now + next_of(w).gap);
+    ready_at_.push_back(now + source_.brief(source_index(w)).gap);
     resident_.push_back(std::move(w));
   }
 }
@@ -40,7 +40,7 @@ size_t SubCore::sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_red
   bool serial = setup_.mode == Mode::SwS;
   uint32_t threshold = setup_.threshold;
   if (setup_.mode == Mode::Adaptive) {
-    const AdaptiveChoice c = adaptive_choice(in, vector_width(in));
+    const AdaptiveChoice c = adaptive_choice(in, vector_width(in.flags));
     eligible = c != AdaptiveChoice::PerLane;
     serial = c == AdaptiveChoice::Groups;
     threshold = 2;
@@ -63,9 +63,9 @@ size_t SubCore::sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_red
   return n_ops;
 }
 
-uint32_t SubCore::vector_width(const trace::Instr& in) const {
+uint32_t SubCore::vector_width(uint32_t flags) const {
   if (setup_.mode == Mode::ArcHw || setup_.mode == Mode::SwT) return 1;
-  return setup_.vector ? setup_.vector : trace::vec_width(in.flags);
+  return setup_.vector ? setup_.vector : trace::vec_width(flags);
 }
 
 bool SubCore::swt_collect(Warp& w, const trace::Instr& in) {
@@ -80,8 +80,11 @@ bool SubCore::swt_collect(Warp& w, const trace::Instr& in) {
 
 bool SubCore::try_issue(Cycle now) {
   Warp& w = resident_[static_cast<size_t>(cur_)];
-  const trace::Instr& in = next_of(w);
-  if (setup_.mode == Mode::SwT && in.nparams > 1 && tree_eligible(Mode::SwT, in, setup_.threshold)) {
+  const size_t src = source_index(w);
+  const InstrBrief& b = source_.brief(src);  // the lanes (source_.front) only where needed
+  const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(b.active_mask));
+  if (setup_.mode == Mode::SwT && b.nparams > 1 && tree_eligible(Mode::SwT, source_.front(src), setup_.threshold)) {
+    const trace::Instr& in = source_.front(src);
     // A reduced call of several parameters: their sums gather in the warp, the last one sends
     // them all (a one-parameter call is sw-b's, below).
     if (in.param + 1 == in.nparams && !to_lsu->can_push(now)) {
@@ -100,26 +103,27 @@ bool SubCore::try_issue(Cycle now) {
       return false;
     }
     // The link is empty, so the unit is done with the previous copy.
+    const trace::Instr& in = source_.front(src);
     arc_buf_.active_mask = in.active_mask;
     arc_buf_.addr = in.addr;
     arc_buf_.value = in.value;
     to_arc->push(now, &arc_buf_);
   } else {
-    const uint32_t vw = vector_width(in);
-    const bool sends = vw == 1 || in.param % vw == vw - 1 || in.param + 1u == in.nparams;  // a chunk's last param
+    const uint32_t vw = vector_width(b.flags);
+    const bool sends = vw == 1 || b.param % vw == vw - 1 || b.param + 1u == b.nparams;  // a chunk's last param
     if (sends && !to_lsu->can_push(now)) {
       to_lsu->await_room(now);
       return false;
     }
-    const uint32_t lead = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
     if (setup_.mode == Mode::Baseline && vw == 1 && setup_.coalesce.runs && setup_.coalesce.granule_words &&
-        (lanes_equal(in.addr, lead) & in.active_mask) == in.active_mask) {
+        b.uniform) {
       // A warp-uniform instruction of a timing-only trace: its one request, built directly
-      // (what append_requests makes of its per-lane ops).
+      // (what append_requests makes of its per-lane ops), without reading its lanes.
       Packet p = take_packet();
-      append_run(p, lead, static_cast<uint32_t>(__builtin_popcount(in.active_mask)), setup_.sm, setup_.coalesce);
+      append_run(p, b.addr, lanes, setup_.sm, setup_.coalesce);
       to_lsu->push(now, std::move(p));
     } else {
+      const trace::Instr& in = source_.front(src);
       LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
       size_t n = 0;
       if (setup_.mode == Mode::Baseline || sm_buffered(setup_.mode)) {  // buffered: per-lane, as baseline
@@ -129,7 +133,6 @@ bool SubCore::try_issue(Cycle now) {
         }
       } else {
         n = sw_ops(in, ops, stats_.groups_reduced_in_core);
-        const uint64_t lanes = static_cast<uint64_t>(__builtin_popcount(in.active_mask));
         stats_.lane_adds_in_core += lanes - n;  // each in-core add removes one word update
       }
       Packet p;
@@ -148,15 +151,15 @@ bool SubCore::try_issue(Cycle now) {
     }
   }
   ++stats_.instructions;
-  stats_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
+  stats_.lane_updates += lanes;
   stats_.add_stall(setup_.subcore, (now - cur_ready_) + (cur_picked_ - cur_since_));
   ++stats_.subcore(setup_.subcore).instructions;
-  stats_.subcore(setup_.subcore).lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
+  stats_.subcore(setup_.subcore).lane_updates += lanes;
   stats_.issue_end_cycle = std::max(stats_.issue_end_cycle, now);
   // The warp computes its next gap from the cycle after the atomic left.
-  source_.pop(work_.warps[w.work].index);  // `in` is gone from here on
+  source_.pop(src);  // the instruction (`b`, `in`) is gone from here on
   if (++w.next < work_.warps[w.work].count) {
-    ready_at_[static_cast<size_t>(cur_)] = now + 1 + next_of(w).gap;
+    ready_at_[static_cast<size_t>(cur_)] = now + 1 + source_.brief(src).gap;
   } else {
     resident_.erase(resident_.begin() + cur_);
     ready_at_.erase(ready_at_.begin() + cur_);
@@ -183,8 +186,11 @@ void SubCore::step() {
         cur_picked_ = now;
         const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
                         setup_.mode == Mode::Adaptive;
-        const trace::Instr& in = next_of(resident_[i]);
-        const Cycle cost = sw ? sw_issue_cycles(setup_.cost, in, vector_width(in)) : 0;
+        Cycle cost = 0;
+        if (sw) {
+          const trace::Instr& in = source_.front(source_index(resident_[i]));
+          cost = sw_issue_cycles(setup_.cost, in, vector_width(in.flags));
+        }
         cur_ready_ = now + cost;
         stats_.sw_overhead_cycles += cost;
         break;

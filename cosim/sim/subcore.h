@@ -72,9 +72,9 @@ class SubCore : public sc_core::sc_module {
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
   // sw-s / sw-b: in's ops after the in-core reduction into ops[0..32); returns their count.
   size_t sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_reduced) const;
-  uint32_t vector_width(const trace::Instr& in) const;  // 1, 2 or 4
+  uint32_t vector_width(uint32_t flags) const;  // of an instruction with these flags: 1, 2 or 4
   bool swt_collect(Warp& w, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
-  const trace::Instr& next_of(const Warp& w) { return source_.front(work_.warps[w.work].index); }
+  size_t source_index(const Warp& w) const { return work_.warps[w.work].index; }
 
   SubCoreSetup setup_;
   const SubCoreWork& work_;

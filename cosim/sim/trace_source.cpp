@@ -45,6 +45,22 @@ class WarpIndex {
 };
 
 
+}  // namespace
+
+InstrBrief brief_of(const trace::Instr& in) {
+  InstrBrief b;
+  b.active_mask = in.active_mask;
+  b.gap = in.gap;
+  b.flags = in.flags;
+  b.param = in.param;
+  b.nparams = in.nparams;
+  b.uniform = in.active_mask && one_address(in);
+  b.addr = b.uniform ? in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))] : 0;
+  return b;
+}
+
+namespace {
+
 double as_double(uint32_t bits) {
   float f;
   static_assert(sizeof f == sizeof bits);
@@ -142,10 +158,15 @@ class MemorySource : public InstrSource {
     }
   }
   const trace::Instr& front(size_t w) override { return t_.instrs[lists_[w][next_[w]]]; }
+  const InstrBrief& brief(size_t w) override {
+    brief_ = brief_of(front(w));
+    return brief_;
+  }
   void pop(size_t w) override { ++next_[w]; }
 
  private:
   const trace::Trace& t_;
+  InstrBrief brief_;
   std::vector<std::vector<size_t>> lists_;
   std::vector<size_t> next_;
 };
@@ -169,37 +190,21 @@ class FileSource : public InstrSource {
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
   }
   const trace::Instr& front(size_t w) override {
-    if (!head_of_[w]) {
-      Head& head = take_head(w);
-      if (queues_.count(w)) {
-        uint8_t buf[packed::kMax];
-        queues_.take_record(w, buf);
-        queues_.record_taken(w);
-        buffered_ -= packed::instructions(buf);
-        unpack(buf, head);
-      } else {
-        for (;;) {
-          if (!batch_ || at_ == batch_->warp.size()) next_batch();
-          const size_t k = batch_->warp[at_];
-          const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
-          ++at_;
-          if (k == w) {
-            unpack(p, head);
-            break;
-          }
-          queues_.push(k, p, record_length(p));
-          buffered_ += packed::instructions(p);
-          if (buffered_ > peak_) peak_ = buffered_;
-        }
-      }
+    Head& h = head(w);
+    if (!h.full) {
+      unpack(h.rec, h);
+      if (h.advanced) packed::advance(h.in, h.advanced, h.stride);
     }
-    return head_of_[w]->in;
+    return h.in;
   }
+  const InstrBrief& brief(size_t w) override { return head(w).brief; }
   void pop(size_t w) override {
     Head* h = head_of_[w];
     if (h->more) {  // the call's next param replaces this one in place
       --h->more;
-      packed::next_param(h->in, h->stride);
+      packed::next_param(h->brief, h->stride);
+      if (h->full) packed::next_param(h->in, h->stride);
+      else ++h->advanced;
       return;
     }
     free_heads_.push_back(h);
@@ -298,12 +303,61 @@ class FileSource : public InstrSource {
   // one per warp that holds a head (the resident ones), reused last-freed first, so the heads
   // in use stay few and warm in cache however many warps the trace has (a slot per warp was
   // 28 MB of scattered 432-byte Instrs on the 1080p gs capture).
+  // The record stays packed in `rec` until front(w) asks for the lanes (a short record; a
+  // longer one is unpacked at once).
   struct Head {
+    InstrBrief brief;
+    uint32_t more = 0;      // params of its call still to follow (timing-only call records)
+    int64_t stride = 0;     // their address step
+    bool full = false;      // `in` holds the instruction
+    uint32_t advanced = 0;  // !full: params popped since `rec` (its param 0)
+    uint8_t rec[64];        // !full: the packed record
     trace::Instr in;
-    uint32_t more = 0;   // params of its call still to follow (timing-only call records)
-    int64_t stride = 0;  // their address step
   };
-  void unpack(const uint8_t* p, Head& h) const { packed::unpack(p, values_, h.in, h.more, h.stride); }
+  void unpack(const uint8_t* p, Head& h) const {
+    uint32_t more;
+    int64_t stride;
+    packed::unpack(p, values_, h.in, more, stride);
+    h.full = true;
+  }
+  // Warp w's head, its next record read (from its queue or the file) if it has none yet.
+  Head& head(size_t w) {
+    if (Head* h = head_of_[w]) return *h;
+    Head& h = take_head(w);
+    if (queues_.count(w)) {
+      uint8_t buf[packed::kMax];
+      queues_.take_record(w, buf);
+      queues_.record_taken(w);
+      buffered_ -= packed::instructions(buf);
+      load(buf, h);
+    } else {
+      for (;;) {
+        if (!batch_ || at_ == batch_->warp.size()) next_batch();
+        const size_t k = batch_->warp[at_];
+        const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
+        ++at_;
+        if (k == w) {
+          load(p, h);
+          break;
+        }
+        queues_.push(k, p, record_length(p));
+        buffered_ += packed::instructions(p);
+        if (buffered_ > peak_) peak_ = buffered_;
+      }
+    }
+    return h;
+  }
+  void load(const uint8_t* p, Head& h) const {
+    packed::unpack_brief(p, h.brief, h.more, h.stride);
+    h.advanced = 0;
+    const size_t n = record_length(p);
+    if (n <= sizeof h.rec) {
+      std::memcpy(h.rec, p, n);
+      h.full = false;
+    } else {
+      unpack(p, h);
+    }
+  }
   Head& take_head(size_t w) {
     Head* h;
     if (free_heads_.empty()) {

@@ -56,11 +56,25 @@ struct TraceSummary {
 TraceSummary summarize(const std::string& path, bool use_table = true);
 TraceSummary summarize(const trace::Trace& t);
 
+// What a sub-core reads of a warp's next instruction to schedule it and, when every active
+// lane is on one word, to issue it: the instruction without its lanes.
+struct InstrBrief {
+  uint32_t active_mask = 0, gap = 0, flags = 0;
+  uint8_t param = 0, nparams = 1;
+  bool uniform = false;  // every active lane on word `addr`
+  uint32_t addr = 0;
+};
+InstrBrief brief_of(const trace::Instr& in);
+
 class InstrSource {
  public:
   virtual ~InstrSource() = default;
   // The next instruction of warp w (index into TraceSummary::warps); valid until pop(w).
   virtual const trace::Instr& front(size_t w) = 0;
+  // The same instruction, briefly; valid until pop(w) or the next brief(). The file source
+  // keeps a warp's next record packed until front(w) asks for its lanes (a warp-uniform
+  // timing-only instruction never needs them), so a resident warp's state stays small.
+  virtual const InstrBrief& brief(size_t w) = 0;
   virtual void pop(size_t w) = 0;
   virtual uint64_t buffered_peak() const { return 0; }        // instructions read ahead, at most
   virtual uint64_t buffered_bytes_peak() const { return 0; }  // bytes they took, at most

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -58,8 +59,26 @@ class Cursor {
   uint16_t u16() { need(2); const uint16_t v = get_u16(p_); p_ += 2; return v; }
   uint32_t u32() { need(4); const uint32_t v = get_u32(p_); p_ += 4; return v; }
   uint64_t u64() { const uint64_t lo = u32(); return lo | uint64_t(u32()) << 32; }
-  uint64_t varint() {  // one-byte values (most deltas, flags, small counts) inline
-    if (p_ != end_ && *p_ < 0x80) return *p_++;
+  uint64_t varint() {  // values of up to three bytes (deltas, flags, gaps, most addresses) inline
+    if (end_ - p_ >= 3) {
+      const uint64_t b0 = p_[0];
+      if (b0 < 0x80) {
+        ++p_;
+        return b0;
+      }
+      const uint64_t b1 = p_[1];
+      if (b1 < 0x80) {
+        p_ += 2;
+        return (b0 & 0x7F) | b1 << 7;
+      }
+      const uint64_t b2 = p_[2];
+      if (b2 < 0x80) {
+        p_ += 3;
+        return (b0 & 0x7F) | (b1 & 0x7F) << 7 | b2 << 14;
+      }
+    } else if (p_ != end_ && *p_ < 0x80) {
+      return *p_++;
+    }
     return varint_long();
   }
   std::string str();  // u32 length + bytes
@@ -74,8 +93,14 @@ class Cursor {
   // True (and skips them) when the next n bytes exist and are all zero: n varints of 0.
   bool skip_zeros(size_t n) {
     if (static_cast<size_t>(end_ - p_) < n) return false;
-    uint8_t any = 0;
-    for (size_t i = 0; i < n; ++i) any |= p_[i];
+    uint64_t any = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {  // eight at a time (a warp-uniform record: 31 zero bytes)
+      uint64_t w;
+      std::memcpy(&w, p_ + i, 8);
+      any |= w;
+    }
+    for (; i < n; ++i) any |= p_[i];
     if (any) return false;
     p_ += n;
     return true;
