@@ -19,10 +19,10 @@ bool SubCore::drained() const { return resident_.empty() && next_warp_ == work_.
 
 void SubCore::admit_warps(Cycle now) {
   while (resident_.size() < setup_.warps_resident && next_warp_ < work_.warps.size()) {
-    Warp w;
-    w.work = next_warp_++;
-    ready_at_.push_back(now + source_.brief(source_index(w)).gap);
-    resident_.push_back(std::move(w));
+    const WarpWork& ww = work_.warps[next_warp_++];
+    ready_at_.push_back(now + source_.brief(ww.index).gap);
+    resident_.push_back({ww.index, ww.count});
+    gather_.emplace_back();
   }
 }
 
@@ -68,11 +68,11 @@ uint32_t SubCore::vector_width(uint32_t flags) const {
   return setup_.vector ? setup_.vector : trace::vec_width(flags);
 }
 
-bool SubCore::swt_collect(Warp& w, const trace::Instr& in) {
+bool SubCore::swt_collect(Gather& g, const trace::Instr& in) {
   const uint32_t n = static_cast<uint32_t>(__builtin_popcount(in.active_mask));
   const int lead = __builtin_ctz(in.active_mask);
   const uint32_t sum = golden::butterfly_sum(in.value, in.active_mask, setup_.sw_ftz, fp::Arith::Native);
-  w.swt.push_back({in.addr[static_cast<size_t>(lead)], sum, n});
+  g.swt.push_back({in.addr[static_cast<size_t>(lead)], sum, n});
   ++stats_.groups_reduced_in_core;
   stats_.lane_adds_in_core += n - 1;
   return in.param + 1 < in.nparams;
@@ -80,7 +80,7 @@ bool SubCore::swt_collect(Warp& w, const trace::Instr& in) {
 
 bool SubCore::try_issue(Cycle now) {
   Warp& w = resident_[static_cast<size_t>(cur_)];
-  const size_t src = source_index(w);
+  const size_t src = w.src;
   const InstrBrief& b = source_.brief(src);  // the lanes (source_.front) only where needed
   const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(b.active_mask));
   if (setup_.mode == Mode::SwT && b.nparams > 1 && tree_eligible(Mode::SwT, source_.front(src), setup_.threshold)) {
@@ -91,10 +91,11 @@ bool SubCore::try_issue(Cycle now) {
       to_lsu->await_room(now);
       return false;
     }
-    if (!swt_collect(w, in)) {
+    if (!swt_collect(gather_[static_cast<size_t>(cur_)], in)) {
       Packet p = take_packet();
-      append_requests(p, w.swt.data(), w.swt.size(), setup_.sm, setup_.coalesce);
-      w.swt.clear();
+      Gather& g = gather_[static_cast<size_t>(cur_)];
+      append_requests(p, g.swt.data(), g.swt.size(), setup_.sm, setup_.coalesce);
+      g.swt.clear();
       to_lsu->push(now, std::move(p));
     }
   } else if (setup_.mode == Mode::ArcHw) {
@@ -140,11 +141,12 @@ bool SubCore::try_issue(Cycle now) {
         p = take_packet();
         append_requests(p, ops, n, setup_.sm, setup_.coalesce);
       } else {
-        w.vec.insert(w.vec.end(), ops, ops + n);
+        Gather& g = gather_[static_cast<size_t>(cur_)];
+        g.vec.insert(g.vec.end(), ops, ops + n);
         if (sends) {
           p = take_packet();
-          append_requests(p, w.vec.data(), w.vec.size(), setup_.sm, setup_.coalesce, vw);
-          w.vec.clear();
+          append_requests(p, g.vec.data(), g.vec.size(), setup_.sm, setup_.coalesce, vw);
+          g.vec.clear();
         }
       }
       if (sends) to_lsu->push(now, std::move(p));
@@ -158,10 +160,11 @@ bool SubCore::try_issue(Cycle now) {
   stats_.issue_end_cycle = std::max(stats_.issue_end_cycle, now);
   // The warp computes its next gap from the cycle after the atomic left.
   source_.pop(src);  // the instruction (`b`, `in`) is gone from here on
-  if (++w.next < work_.warps[w.work].count) {
+  if (--w.left > 0) {
     ready_at_[static_cast<size_t>(cur_)] = now + 1 + source_.brief(src).gap;
   } else {
     resident_.erase(resident_.begin() + cur_);
+    gather_.erase(gather_.begin() + cur_);
     ready_at_.erase(ready_at_.begin() + cur_);
     if (rr_ > static_cast<size_t>(cur_)) --rr_;
     admit_warps(now + 1);
@@ -188,7 +191,7 @@ void SubCore::step() {
                         setup_.mode == Mode::Adaptive;
         Cycle cost = 0;
         if (sw) {
-          const trace::Instr& in = source_.front(source_index(resident_[i]));
+          const trace::Instr& in = source_.front(resident_[i].src);
           cost = sw_issue_cycles(setup_.cost, in, vector_width(in.flags));
         }
         cur_ready_ = now + cost;

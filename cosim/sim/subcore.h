@@ -61,9 +61,11 @@ class SubCore : public sc_core::sc_module {
   bool drained() const;  // every warp admitted and finished (end-of-run check)
 
  private:
-  struct Warp {
-    size_t work = 0;     // index into work_.warps
-    size_t next = 0;     // next instruction
+  struct Warp {           // a resident warp, small: the issue path reads it every time
+    size_t src = 0;        // its index in the InstrSource (TraceSummary::warps)
+    uint64_t left = 0;     // instructions still to issue, the current one included
+  };
+  struct Gather {          // sw-t / vector atomics: ops held until a call's or chunk's last param
     std::vector<LaneOp> swt;  // sw-t: the reduced call's sums so far (sent with its last param)
     std::vector<LaneOp> vec;  // vector atomics: the chunk's ops so far (sent with its last param)
   };
@@ -73,8 +75,7 @@ class SubCore : public sc_core::sc_module {
   // sw-s / sw-b: in's ops after the in-core reduction into ops[0..32); returns their count.
   size_t sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_reduced) const;
   uint32_t vector_width(uint32_t flags) const;  // of an instruction with these flags: 1, 2 or 4
-  bool swt_collect(Warp& w, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
-  size_t source_index(const Warp& w) const { return work_.warps[w.work].index; }
+  bool swt_collect(Gather& g, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
 
   SubCoreSetup setup_;
   const SubCoreWork& work_;
@@ -83,6 +84,7 @@ class SubCore : public sc_core::sc_module {
   std::array<LaneOp, 32> ops_;  // baseline: the issuing instruction's lane ops
   golden::WarpInstr arc_buf_;  // arc-hw: the instruction in flight to the ARC unit (its link holds a pointer)
   std::vector<Warp> resident_;
+  std::vector<Gather> gather_;   // per resident warp (beside resident_)
   std::vector<Cycle> ready_at_;  // per resident warp: when its next atomic is ready to issue (scanned every step)
   size_t next_warp_ = 0;      // next warp of work_ to make resident
   size_t rr_ = 0;             // round-robin pointer into resident_

@@ -191,11 +191,12 @@ class FileSource : public InstrSource {
   }
   const trace::Instr& front(size_t w) override {
     Head& h = head(w);
-    if (!h.full) {
-      unpack(h.rec, h);
-      if (h.advanced) packed::advance(h.in, h.advanced, h.stride);
+    if (!h.in) {
+      h.in = take_instr(w);
+      unpack(h.rec, *h.in);
+      if (h.advanced) packed::advance(*h.in, h.advanced, h.stride);
     }
-    return h.in;
+    return *h.in;
   }
   const InstrBrief& brief(size_t w) override { return head(w).brief; }
   void pop(size_t w) override {
@@ -203,10 +204,12 @@ class FileSource : public InstrSource {
     if (h->more) {  // the call's next param replaces this one in place
       --h->more;
       packed::next_param(h->brief, h->stride);
-      if (h->full) packed::next_param(h->in, h->stride);
+      if (h->in) packed::next_param(*h->in, h->stride);
       else ++h->advanced;
       return;
     }
+    if (h->in) free_instrs_.push_back(h->in);
+    h->in = nullptr;
     free_heads_.push_back(h);
     head_of_[w] = nullptr;
   }
@@ -299,26 +302,37 @@ class FileSource : public InstrSource {
   bool values_;
   WarpIndex index_;
   ChunkQueues queues_;
-  // Each warp's next instruction, unpacked, from front(w) until pop(w): in a pool of head slots,
-  // one per warp that holds a head (the resident ones), reused last-freed first, so the heads
-  // in use stay few and warm in cache however many warps the trace has (a slot per warp was
-  // 28 MB of scattered 432-byte Instrs on the 1080p gs capture).
-  // The record stays packed in `rec` until front(w) asks for the lanes (a short record; a
-  // longer one is unpacked at once).
+  // Each warp's next instruction from the first brief(w) or front(w) until pop(w): in a pool of
+  // head slots, one per warp that holds a head (the resident ones), reused last-freed first, so
+  // the heads in use stay few and warm in cache however many warps the trace has (a slot per
+  // warp was 28 MB of scattered 432-byte Instrs on the 1080p gs capture). A head is small: the
+  // brief and the packed record. Its lanes are unpacked into an Instr of a second pool when
+  // front(w) asks for them (at once for a record too long to keep packed); a warp-uniform
+  // timing-only instruction in baseline never needs them, so those Instrs stay few too.
   struct Head {
     InstrBrief brief;
-    uint32_t more = 0;      // params of its call still to follow (timing-only call records)
-    int64_t stride = 0;     // their address step
-    bool full = false;      // `in` holds the instruction
-    uint32_t advanced = 0;  // !full: params popped since `rec` (its param 0)
-    uint8_t rec[64];        // !full: the packed record
-    trace::Instr in;
+    uint32_t more = 0;            // params of its call still to follow (timing-only call records)
+    int64_t stride = 0;           // their address step
+    trace::Instr* in = nullptr;   // unpacked (from instrs_), or null while only `rec` holds it
+    uint32_t advanced = 0;        // !in: params popped since `rec` (its param 0)
+    uint8_t rec[40];              // !in: the packed record
   };
-  void unpack(const uint8_t* p, Head& h) const {
+  void unpack(const uint8_t* p, trace::Instr& in) const {
     uint32_t more;
     int64_t stride;
-    packed::unpack(p, values_, h.in, more, stride);
-    h.full = true;
+    packed::unpack(p, values_, in, more, stride);
+  }
+  trace::Instr* take_instr(size_t w) {
+    trace::Instr* in;
+    if (free_instrs_.empty()) {
+      in = &instrs_.emplace_back();  // a deque: the Instrs handed out stay where they are
+    } else {
+      in = free_instrs_.back();
+      free_instrs_.pop_back();
+    }
+    in->sm = warps_[w].sm;  // unpack() fills the rest
+    in->warp = warps_[w].warp;
+    return in;
   }
   // Warp w's head, its next record read (from its queue or the file) if it has none yet.
   Head& head(size_t w) {
@@ -329,7 +343,7 @@ class FileSource : public InstrSource {
       queues_.take_record(w, buf);
       queues_.record_taken(w);
       buffered_ -= packed::instructions(buf);
-      load(buf, h);
+      load(buf, w, h);
     } else {
       for (;;) {
         if (!batch_ || at_ == batch_->warp.size()) next_batch();
@@ -337,7 +351,7 @@ class FileSource : public InstrSource {
         const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
         ++at_;
         if (k == w) {
-          load(p, h);
+          load(p, w, h);
           break;
         }
         queues_.push(k, p, record_length(p));
@@ -347,15 +361,15 @@ class FileSource : public InstrSource {
     }
     return h;
   }
-  void load(const uint8_t* p, Head& h) const {
+  void load(const uint8_t* p, size_t w, Head& h) {
     packed::unpack_brief(p, h.brief, h.more, h.stride);
     h.advanced = 0;
     const size_t n = record_length(p);
     if (n <= sizeof h.rec) {
       std::memcpy(h.rec, p, n);
-      h.full = false;
     } else {
-      unpack(p, h);
+      h.in = take_instr(w);
+      unpack(p, *h.in);
     }
   }
   Head& take_head(size_t w) {
@@ -367,13 +381,13 @@ class FileSource : public InstrSource {
       free_heads_.pop_back();
     }
     head_of_[w] = h;
-    h->in.sm = warps_[w].sm;  // unpack() fills the rest
-    h->in.warp = warps_[w].warp;
     return *h;
   }
   const std::vector<WarpSummary>& warps_;
   std::deque<Head> heads_;
   std::vector<Head*> free_heads_;
+  std::deque<trace::Instr> instrs_;
+  std::vector<trace::Instr*> free_instrs_;
   std::vector<Head*> head_of_;  // per warp: its head slot, or null
   Batch* batch_ = nullptr;
   size_t at_ = 0;
