@@ -2,6 +2,7 @@
 // timing model's per-cycle bookkeeping: insert, erase and membership in O(1), and visiting
 // the members in ascending order from any start (wrapping) at the cost of a ctz per member.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -10,7 +11,7 @@ namespace arc::sim {
 
 class BitSet {
  public:
-  explicit BitSet(size_t n = 0) : n_(n), w_((n + 63) / 64, 0) {}
+  explicit BitSet(size_t n = 0) : n_(n), w_((n + 63) / 64, 0), snap_(w_.size(), 0) {}
   void insert(size_t i) { w_[i / 64] |= uint64_t{1} << (i % 64); }
   void erase(size_t i) { w_[i / 64] &= ~(uint64_t{1} << (i % 64)); }
   bool contains(size_t i) const { return (w_[i / 64] >> (i % 64)) & 1; }
@@ -24,7 +25,7 @@ class BitSet {
   // Not reentrant: one visit at a time per set.
   template <class F>
   void for_each_from(size_t start, F&& f) {
-    snap_ = w_;
+    std::copy(w_.begin(), w_.end(), snap_.begin());  // same size: no reallocation check
     visit(snap_, start, n_, f);
     visit(snap_, 0, start, f);
   }

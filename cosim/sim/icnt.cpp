@@ -71,11 +71,7 @@ void Icnt::step() {
     if (waiting.empty()) blocked_rops_.erase(rop);
     else recheck_.push_back(static_cast<uint32_t>(rop));
   });
-  while (!parked_.empty() && parked_.top().first <= now) {
-    const uint32_t sm = parked_.top().second;
-    parked_.pop();
-    activate(sm);
-  }
+  parked_.release(now, [&](uint32_t sm) { activate(sm); });
   active_.for_each_from(rr, [&](size_t smi) {
     const uint32_t sm = static_cast<uint32_t>(smi);
     Link<Request>& in = *from_sm[sm];
@@ -114,7 +110,7 @@ void Icnt::step() {
       state_[sm] = kIdle;
       active_.erase(sm);
     } else if (resume > now + 1) {
-      parked_.emplace(resume, sm);
+      parked_.park(resume, sm);
       state_[sm] = kParked;
       active_.erase(sm);
     } else {
@@ -124,7 +120,7 @@ void Icnt::step() {
   // A unit whose remaining waiters were not visited is full now: the next pop must wake us.
   for (uint32_t rop : recheck_)
     if (!blocked_[rop].empty()) to_rop[rop]->await_room(now);
-  if (!parked_.empty()) next = std::min(next, parked_.top().first);
+  next = std::min(next, parked_.next());
   wake.at(next);
 }
 

@@ -16,11 +16,11 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include "bitset.h"
 #include "link.h"
+#include "park_wheel.h"
 #include "request.h"
 
 namespace arc::sim {
@@ -69,8 +69,7 @@ class Icnt : public sc_core::sc_module {
   std::vector<std::vector<uint32_t>> blocked_;   // per ROP unit: the SMs waiting on its input
   BitSet blocked_rops_;                          // ROP units with SMs waiting on them
   std::vector<uint32_t> recheck_;                // this step: units that kept waiters back
-  using Parked = std::pair<Cycle, uint32_t>;     // (cycle it can send again, SM)
-  std::priority_queue<Parked, std::vector<Parked>, std::greater<Parked>> parked_;
+  ParkWheel parked_;                             // SMs by the cycle they can send again
   // Byte slots (slot = cycle x bytes per cycle + k): the next free one of each SM's link and
   // of each ROP port's ejection.
   std::vector<uint64_t> sm_slot_;
