@@ -17,6 +17,55 @@ Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, 
   return r;
 }
 
+// Where runs are on: when every granule the ops touch holds one word, the requests below
+// make (in granule order, a run per granule of several ops, the op itself for a granule of
+// one) without sorting the ops; false (nothing appended) when some granule holds two words.
+bool append_word_runs(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
+                      uint32_t shift, uint32_t single, uint32_t single_link) {
+  struct Granule {
+    uint32_t word, count, lanes;
+    uint32_t first;  // its first op
+  };
+  Granule g[OpBlock::kCap];
+  uint32_t ng = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t a = ops[i].addr;
+    uint32_t k = 0;
+    while (k < ng && g[k].word >> shift != a >> shift) ++k;
+    if (k == ng) {
+      g[ng++] = {a, 1, ops[i].lanes, static_cast<uint32_t>(i)};
+    } else {
+      if (g[k].word != a) return false;  // two words in one granule: the general path
+      ++g[k].count;
+      g[k].lanes += ops[i].lanes;
+    }
+  }
+  if (ng == n) {  // nothing shares a granule: single-op requests (as singles() makes them)
+    for (size_t i = 0; i < n; ++i) {
+      out.emplace_back(ops[i], sm);
+      out.back().bytes = single;
+      out.back().link_bytes = single_link;
+    }
+    return true;
+  }
+  uint32_t at = 0;  // the granule's first op in granule order (Request::first)
+  for (uint32_t k = 0; k < ng; ++k) {
+    if (g[k].count > 1) {
+      out.push_back(run_request(g[k].word, g[k].count, g[k].lanes, sm, setup));
+    } else {
+      Request r;
+      r.sm = sm;
+      r.first = at;
+      r.one = ops[g[k].first];
+      r.bytes = single;
+      r.link_bytes = single_link;
+      out.push_back(std::move(r));
+    }
+    at += g[k].count;
+  }
+  return true;
+}
+
 // The requests of one instruction, each priced per round (append_requests adds the
 // instruction's own cost).
 void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
@@ -60,6 +109,7 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
     return;
   }
   const uint32_t shift = static_cast<uint32_t>(__builtin_ctz(setup.granule_words));  // a power of two (config check)
+  if (setup.runs && append_word_runs(out, ops, n, sm, setup, shift, single, single_link)) return;
   // Granules in order of first appearance; each granule's ops keep their order (stable).
   uint32_t granules[OpBlock::kCap], of[OpBlock::kCap], ngran = 0;
   for (size_t i = 0; i < n; ++i) {
