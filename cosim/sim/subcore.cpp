@@ -208,9 +208,17 @@ void SubCore::step() {
     if (!try_issue(now)) return;  // blocked: the LSU port / ARC unit wakes us when it takes work
   }
   // Next time something can happen: the port frees next cycle; the earliest ready warp.
+  // (No wake before `floor`: a warp ready by then settles it, no need to look further.)
+  const Cycle floor = std::max(port_free_at_, now + 1);
   Cycle next = kNever;
-  for (const Cycle r : ready_at_) next = std::min(next, r);
-  if (next != kNever) wake.at(std::max(next, std::max(port_free_at_, now + 1)));
+  for (const Cycle r : ready_at_) {
+    if (r <= floor) {
+      next = floor;
+      break;
+    }
+    next = std::min(next, r);
+  }
+  if (next != kNever) wake.at(next);
 }
 
 }  // namespace arc::sim
