@@ -5,7 +5,8 @@
 # mode on its own 2 cores (taskset: baseline, sw-s, sw-b, arc-hw dynamic), like
 # gpu-full-capture.sh; OUT_DIR/ab.log gets each mode's wall time and cycles per build, and
 # whether the two builds' runs agree (every statistic but the host costs and lsu_full_rejects,
-# whose definition changed at 8519ea1: per port and cycle).
+# whose definition changed at 8519ea1: per port and cycle). Build B's JSON runs are copied to
+# OUT_DIR (sim-MODE.json); the rest stays beside the trace.
 #
 # Usage: scripts/gpu-full-ab.sh OUT_DIR ARCSIM_A ARCSIM_B [ARC_BENCH] [TRACE]
 #   defaults: ARC_BENCH .devcarry/arc_bench, TRACE /tmp/keep/gs-t.arctrace; shared libraries
@@ -20,6 +21,7 @@ trace=${5:-/tmp/keep/gs-t.arctrace}
 [ -d "$root/.devcarry/lib" ] && export LD_LIBRARY_PATH=$root/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 mkdir -p "$out" "$(dirname "$trace")"
+work=$(mktemp -d "$(dirname "$trace")/ab.XXXXXX")
 cfg=$root/cosim/configs/h100.toml
 modes="baseline sw-s sw-b arc-hw"
 {
@@ -39,14 +41,14 @@ modes="baseline sw-s sw-b arc-hw"
     for mode in $modes; do
       ( TIMEFORMAT="build $build mode $mode: wall %R s, user %U s"
         time timeout -k 5 330 taskset -c $cpu,$((cpu + 1)) "$sim" sim --config "$cfg" --trace "$trace" \
-          --mode "$mode" --json --host-cost > "$out/$build-$mode.json" 2> "$out/$build-$mode.err"
+          --mode "$mode" --json --host-cost > "$work/$build-$mode.json" 2> "$work/$build-$mode.err"
         echo "build $build mode $mode: exit $?" ) 2>&1 &
       cpu=$((cpu + 2))
     done
     wait
   done
   echo "## agreement (every statistic of each run but host_cost and lsu_full_rejects)"
-  python3 - "$out" $modes <<'PY'
+  python3 - "$work" $modes <<'PY'
 import json, sys
 out, modes = sys.argv[1], sys.argv[2:]
 def strip(o):
@@ -63,4 +65,5 @@ for m in modes:
           f"cpu {a['host_cost']['runs'][0]['cpu_seconds']:.1f} vs {b['host_cost']['runs'][0]['cpu_seconds']:.1f} s, "
           f"{'identical' if same else 'DIFFERENT'}")
 PY
+  for mode in $modes; do cp "$work/b-$mode.json" "$out/sim-$mode.json"; done
 } 2>&1 | tee "$out/ab.log"
