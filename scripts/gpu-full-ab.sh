@@ -8,7 +8,10 @@
 # whose definition changed at 8519ea1: per port and cycle). Build B's JSON runs are copied to
 # OUT_DIR (sim-MODE.json); the rest stays beside the trace.
 #
-# Usage: scripts/gpu-full-ab.sh OUT_DIR ARCSIM_A ARCSIM_B [ARC_BENCH] [TRACE]
+# ALONE=1: instead, one run at a time on 2 cores, per mode a b a b (no neighbour runs sharing
+# the caches): a cleaner timing than four at once. MODES: the modes (default all four).
+#
+# Usage: [ALONE=1] [MODES="..."] scripts/gpu-full-ab.sh OUT_DIR ARCSIM_A ARCSIM_B [ARC_BENCH] [TRACE]
 #   defaults: ARC_BENCH .devcarry/arc_bench, TRACE /tmp/keep/gs-t.arctrace; shared libraries
 #   from .devcarry/lib.
 set -uo pipefail
@@ -23,7 +26,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 mkdir -p "$out" "$(dirname "$trace")"
 work=$(mktemp -d "$(dirname "$trace")/ab.XXXXXX")
 cfg=$root/cosim/configs/h100.toml
-modes="baseline sw-s sw-b arc-hw"
+modes=${MODES:-baseline sw-s sw-b arc-hw}
 {
   echo "# $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>&1); $(nproc) cores"
   if [ ! -f "$trace" ]; then
@@ -33,7 +36,20 @@ modes="baseline sw-s sw-b arc-hw"
       --trace-size 1920x1080 --trace-prims 500000 --trace-timing-only
   fi
   "$sim_b" trace info "$trace" | head -3
+  if [ "${ALONE:-0}" = 1 ]; then
+    echo "## one run at a time on cores 2-3, per mode builds a b a b (h100.toml)"
+    for mode in $modes; do
+      for build in a b a b; do
+        sim=$sim_a
+        [ $build = b ] && sim=$sim_b
+        TIMEFORMAT="build $build mode $mode: wall %R s, user %U s"
+        time timeout -k 5 330 taskset -c 2,3 "$sim" sim --config "$cfg" --trace "$trace" \
+          --mode "$mode" --json --host-cost > "$work/$build-$mode.json" 2> "$work/$build-$mode.err"
+      done
+    done
+  fi
   for build in a b; do
+    [ "${ALONE:-0}" = 1 ] && break
     sim=$sim_a
     [ $build = b ] && sim=$sim_b
     echo "## build $build ($sim): modes $modes at once, each on its own 2 cores (h100.toml)"
