@@ -193,7 +193,7 @@ wall times above vary run to run by 10-20 %.
     import glob
     import subprocess
     def depth(log):  # the model build's commit depth in this repository: later builds sort last
-        c = os.path.basename(os.path.dirname(log))[len("build-"):]
+        c = os.path.basename(os.path.dirname(log)).split("-", 1)[-1]  # build-C, local-C, ab-C
         r = subprocess.run(["git", "-C", os.path.dirname(log), "rev-list", "--count", c], capture_output=True, text=True)
         return int(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip().isdigit() else 0
     builds = sorted(glob.glob(os.path.join(os.path.dirname(full_log), "build-*", "full.log")), key=depth)
@@ -319,6 +319,26 @@ Baseline runs at {lanes/best/1e6:.1f} M lane updates per second of wall time on 
 target of under 60 s per mode ({lanes/60/1e6:.0f} M/s). Peak memory is {b['rss']} MB, {b['ahead_mb']:.0f} MB of it the
 read-ahead ({b['ahead']:,} instructions buffered for warps the model has not reached yet).
 """)
+    # Two model builds on one capture, one after the other on the same device machine
+    # (scripts/gpu-full-ab.sh): the controlled comparison of builds on the full pass.
+    abs_ = sorted(glob.glob(os.path.join(os.path.dirname(full_log), "ab-*", "ab.log")), key=depth)
+    if abs_:
+        al = abs_[-1]
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(full_log))))
+        f.write(f"""
+## Two model builds on one 1080p capture (device machine)
+
+`scripts/gpu-full-ab.sh` (`{os.path.relpath(al, repo)}`, and `alone/` beside it where present): one
+timing-only capture of the gs scene, simulated by build a, then by build b, on the same machine.
+
+""")
+        for log in [al] + sorted(glob.glob(os.path.join(os.path.dirname(al), "*", "ab.log"))):
+            lines = open(log).read().splitlines()
+            f.write(f"`{os.path.relpath(log, repo)}` ({lines[0].lstrip('# ')}):\n\n")
+            for line in lines:
+                if re.match(r"^(## (build|one run)|build \S+ mode \S+: wall|\S+: cycles \d+ vs)", line):
+                    f.write(f"- {line.lstrip('# ')}\n")
+            f.write("\n")
     # The same capture on a 2-core machine, one mode at a time (scripts/bench-full-trace.sh), and
     # the RTL level against the fast level on it (scripts/rtl-vs-fast.sh): the newest build's logs.
     local = sorted(glob.glob(os.path.join(os.path.dirname(full_log), "local-*", "bench.log")), key=depth)
