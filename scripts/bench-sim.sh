@@ -330,6 +330,9 @@ read-ahead ({b['ahead']:,} instructions buffered for warps the model has not rea
 
 `scripts/gpu-full-ab.sh` (`{os.path.relpath(al, repo)}`, and `alone/` beside it where present): one
 timing-only capture of the gs scene, simulated by build a, then by build b, on the same machine.
+Build b is the model at {os.path.basename(os.path.dirname(al)).split("-", 1)[-1]} (the folder's name); build a is named in
+`results/h100/full-capture/README.md`. Each `alone/` run had the machine to itself; the spread
+between two runs of one build there shows the machine's own noise.
 
 """)
         for log in [al] + sorted(glob.glob(os.path.join(os.path.dirname(al), "*", "ab.log"))):
