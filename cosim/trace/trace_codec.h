@@ -3,7 +3,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -200,5 +202,11 @@ uint64_t decode_warp_table(const Bytes& raw, uint32_t count, const Header& h, co
 
 // "" when params call[0..n) form one call as Instr::param describes, else what is wrong.
 std::string check_call(const Instr* call, size_t n);
+
+// A FILE* that closes itself.
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
 
 }  // namespace arc::trace::detail
