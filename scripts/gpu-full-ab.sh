@@ -9,9 +9,10 @@
 # OUT_DIR (sim-MODE.json); the rest stays beside the trace.
 #
 # ALONE=1: instead, one run at a time on 2 cores, per mode a b a b (no neighbour runs sharing
-# the caches): a cleaner timing than four at once. MODES: the modes (default all four).
+# the caches): a cleaner timing than four at once; ORDER changes that sequence (e.g. ORDER=b:
+# build b once per mode). MODES: the modes (default all four).
 #
-# Usage: [ALONE=1] [MODES="..."] scripts/gpu-full-ab.sh OUT_DIR ARCSIM_A ARCSIM_B [ARC_BENCH] [TRACE]
+# Usage: [ALONE=1 [ORDER="a b a b"]] [MODES="..."] scripts/gpu-full-ab.sh OUT_DIR ARCSIM_A ARCSIM_B [ARC_BENCH] [TRACE]
 #   defaults: ARC_BENCH .devcarry/arc_bench, TRACE /tmp/keep/gs-t.arctrace; shared libraries
 #   from .devcarry/lib.
 set -uo pipefail
@@ -37,9 +38,9 @@ modes=${MODES:-baseline sw-s sw-b arc-hw}
   fi
   "$sim_b" trace info "$trace" | head -3
   if [ "${ALONE:-0}" = 1 ]; then
-    echo "## one run at a time on cores 2-3, per mode builds a b a b (h100.toml)"
+    echo "## one run at a time on cores 2-3, per mode builds ${ORDER:-a b a b} (h100.toml)"
     for mode in $modes; do
-      for build in a b a b; do
+      for build in ${ORDER:-a b a b}; do
         sim=$sim_a
         [ $build = b ] && sim=$sim_b
         TIMEFORMAT="build $build mode $mode: wall %R s, user %U s"
@@ -73,7 +74,12 @@ def strip(o):
     if isinstance(o, list):
         return [strip(v) for v in o]
     return o
+import os
 for m in modes:
+    if not os.path.exists(f"{out}/a-{m}.json"):
+        b = json.load(open(f"{out}/b-{m}.json"))["runs"][0]
+        print(f"{m}: cycles {b['total_cycles']} (build b only)")
+        continue
     a, b = (json.load(open(f"{out}/{x}-{m}.json")) for x in "ab")
     ra, rb = a["runs"][0], b["runs"][0]
     same = strip(a["runs"]) == strip(b["runs"])
