@@ -67,19 +67,46 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, in
   return n + 2;
 }
 
-void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride) {
+namespace {
+
+// The fixed part of a packed record, in the order pack() writes it; p ends on the address kind.
+struct Fixed {
+  uint32_t mask, gap, more, subcore, flags, reduced;
+  uint8_t param, nparams;
+  int64_t stride;
+  uint64_t seq;
+};
+Fixed read_fixed(const uint8_t*& p) {
+  Fixed f;
   p += 2;
-  __builtin_memcpy(&out.active_mask, p, 4);
-  __builtin_memcpy(&out.gap, p + 4, 4);
-  out.param = p[8];
-  out.nparams = p[9];
-  more = p[10];
+  __builtin_memcpy(&f.mask, p, 4);
+  __builtin_memcpy(&f.gap, p + 4, 4);
+  f.param = p[8];
+  f.nparams = p[9];
+  f.more = p[10];
   p += 11;
-  stride = more ? unzigzag(get(p)) : 0;
-  out.subcore = static_cast<uint32_t>(get(p));
-  out.seq = get(p);
-  out.flags = static_cast<uint32_t>(get(p));
-  out.reduced_mask = static_cast<uint32_t>(get(p));
+  f.stride = f.more ? unzigzag(get(p)) : 0;
+  f.subcore = static_cast<uint32_t>(get(p));
+  f.seq = get(p);
+  f.flags = static_cast<uint32_t>(get(p));
+  f.reduced = static_cast<uint32_t>(get(p));
+  return f;
+}
+
+}  // namespace
+
+void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride) {
+  const Fixed f = read_fixed(p);
+  out.active_mask = f.mask;
+  out.gap = f.gap;
+  out.param = f.param;
+  out.nparams = f.nparams;
+  more = f.more;
+  stride = f.stride;
+  out.subcore = f.subcore;
+  out.seq = f.seq;
+  out.flags = f.flags;
+  out.reduced_mask = f.reduced;
   if (values) out.value.fill(0);  // inactive lanes read zero, as from the reader (a timing-only head's stay 0)
   if (*p++) {
     fill_lanes(out.addr, static_cast<uint32_t>(get(p)), out.active_mask);
@@ -100,18 +127,14 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, in
 }
 
 void unpack_brief(const uint8_t* p, InstrBrief& out, uint32_t& more, int64_t& stride) {
-  p += 2;
-  __builtin_memcpy(&out.active_mask, p, 4);
-  __builtin_memcpy(&out.gap, p + 4, 4);
-  out.param = p[8];
-  out.nparams = p[9];
-  more = p[10];
-  p += 11;
-  stride = more ? unzigzag(get(p)) : 0;
-  get(p);  // subcore
-  get(p);  // seq
-  out.flags = static_cast<uint32_t>(get(p));
-  get(p);  // reduced_mask
+  const Fixed f = read_fixed(p);
+  out.active_mask = f.mask;
+  out.gap = f.gap;
+  out.param = f.param;
+  out.nparams = f.nparams;
+  more = f.more;
+  stride = f.stride;
+  out.flags = f.flags;
   out.uniform = *p++ != 0;
   out.addr = out.uniform ? static_cast<uint32_t>(get(p)) : 0;
 }
@@ -123,16 +146,7 @@ void next_param(InstrBrief& in, int64_t stride) {
   if (in.uniform) in.addr = static_cast<uint32_t>(static_cast<int64_t>(in.addr) + stride);
 }
 
-void next_param(trace::Instr& in, int64_t stride) {
-  ++in.param;
-  ++in.seq;
-  in.gap = 0;
-  in.flags &= ~trace::kFlagFirstOfWarp;
-  for (uint32_t m = in.active_mask; m; m &= m - 1) {
-    uint32_t& a = in.addr[static_cast<size_t>(__builtin_ctz(m))];
-    a = static_cast<uint32_t>(static_cast<int64_t>(a) + stride);
-  }
-}
+void next_param(trace::Instr& in, int64_t stride) { advance(in, 1, stride); }
 
 void advance(trace::Instr& in, uint32_t k, int64_t stride) {
   in.param = static_cast<uint8_t>(in.param + k);
