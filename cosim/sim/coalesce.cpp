@@ -17,6 +17,15 @@ Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, 
   return r;
 }
 
+// Every op its own request of one round.
+void append_singles(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, uint32_t single, uint32_t single_link) {
+  for (size_t i = 0; i < n; ++i) {
+    out.emplace_back(ops[i], sm);
+    out.back().bytes = single;
+    out.back().link_bytes = single_link;
+  }
+}
+
 // Where runs are on: when every granule the ops touch holds one word, the requests below
 // make (in granule order, a run per granule of several ops, the op itself for a granule of
 // one) without sorting the ops; false (nothing appended) when some granule holds two words.
@@ -40,12 +49,8 @@ bool append_word_runs(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, con
       g[k].lanes += ops[i].lanes;
     }
   }
-  if (ng == n) {  // nothing shares a granule: single-op requests (as singles() makes them)
-    for (size_t i = 0; i < n; ++i) {
-      out.emplace_back(ops[i], sm);
-      out.back().bytes = single;
-      out.back().link_bytes = single_link;
-    }
+  if (ng == n) {  // nothing shares a granule: single-op requests
+    append_singles(out, ops, n, sm, single, single_link);
     return true;
   }
   uint32_t at = 0;  // the granule's first op in granule order (Request::first)
@@ -75,13 +80,7 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
   const bool off = setup.granule_words == 0;
   const uint32_t single = off ? setup.flit_bytes : l2_round_bytes(1, 1, 1, setup);
   const uint32_t single_link = off ? setup.flit_bytes : round_bytes(1, 1, 1, setup);
-  auto singles = [&] {
-    for (size_t i = 0; i < n; ++i) {
-      out.emplace_back(ops[i], sm);
-      out.back().bytes = single;
-      out.back().link_bytes = single_link;
-    }
-  };
+  auto singles = [&] { append_singles(out, ops, n, sm, single, single_link); };
   if (off || n == 1) {
     singles();
     return;
