@@ -94,6 +94,17 @@ void process(const WarpInstr& in, const SchedConfig& cfg, bool busy, std::vector
   }
 }
 
+void process_uniform_zero(uint32_t active_mask, uint32_t addr, const SchedConfig& cfg, bool busy,
+                          std::vector<Transaction>& out) {
+  out.clear();
+  const Group g{addr, active_mask};
+  if (route_group(g, cfg, busy) == Route::Reduced) {
+    out.push_back({Route::Reduced, addr, 0u, active_mask});  // serial_sum() of +0 lanes
+  } else {
+    for (uint32_t rem = active_mask; rem != 0; rem &= rem - 1) out.push_back({Route::Lsu, addr, 0u, rem & (~rem + 1)});
+  }
+}
+
 const char* to_string(SchedMode m) {
   switch (m) {
     case SchedMode::Never: return "never";

@@ -89,6 +89,10 @@ Route route_group(const Group& g, const SchedConfig& cfg, bool busy);
 std::vector<Transaction> process(const WarpInstr& in, const SchedConfig& cfg, bool busy);
 // The same into `out` (cleared first; its storage is reused: the timing model calls it per instruction).
 void process(const WarpInstr& in, const SchedConfig& cfg, bool busy, std::vector<Transaction>& out);
+// process() of an instruction whose active lanes (active_mask != 0) are all on word `addr`
+// with value +0 (a warp-uniform instruction of a timing-only trace), without its lanes.
+void process_uniform_zero(uint32_t active_mask, uint32_t addr, const SchedConfig& cfg, bool busy,
+                          std::vector<Transaction>& out);
 
 const char* to_string(SchedMode m);
 const char* to_string(Route r);

@@ -20,6 +20,7 @@
 
 #include "coalesce.h"
 #include "golden.h"
+#include "lane_mask.h"
 #include "link.h"
 #include "request.h"
 #include "stats.h"
@@ -47,6 +48,15 @@ class ArcUnit : public sc_core::sc_module {
   Wake wake;
 
  protected:
+  // An instruction's lanes: its own, or a uniform ref's in buf as unpacking its record gives
+  // them (the active lanes on its word, the others on word 0, every value +0).
+  static const golden::WarpInstr& lanes_of(const InstrRef& r, golden::WarpInstr& buf) {
+    if (r.lanes) return *r.lanes;
+    fill_lanes(buf.addr, r.addr, r.active_mask);
+    buf.value.fill(0);
+    buf.active_mask = r.active_mask;
+    return buf;
+  }
   // Both levels call accepted() when the unit takes an instruction, with the transactions it
   // will emit (the golden model's, which the RTL's equal: tests/sim/test_sim_fidelity), and
   // emit() for each transaction in order as it leaves: false when it cannot leave this cycle

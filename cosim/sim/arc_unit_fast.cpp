@@ -26,7 +26,9 @@ void ArcUnitFast::step() {
     }
     const bool b = busy->read(now);
     if (b) ++stats_.instrs_seen_busy;
-    golden::process(*in.pop(now), setup_.sched, b, txns_);  // into the unit's storage: no allocation
+    const InstrRef r = in.pop(now);  // into the unit's storage: no allocation
+    if (r.lanes) golden::process(*r.lanes, setup_.sched, b, txns_);
+    else golden::process_uniform_zero(r.active_mask, r.addr, setup_.sched, b, txns_);
     accepted(txns_);
     accepted_ = now;
     next_ = 0;

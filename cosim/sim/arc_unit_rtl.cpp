@@ -85,12 +85,12 @@ class ArcUnitRtl : public ArcUnit {
       can_out = emit(now, t);  // a gathered pass-through lane needs no port
     }
     top_->instr_valid_i = have_in;
-    if (have_in) drive_instr(*in.front());
+    if (have_in) drive_instr(lanes_of(in.front(), expanded_));
     const bool b = busy->read(now);
     top_->busy_i = b;
     top_->txn_ready_i = can_out;
     if (have_in && ready) {
-      golden::process(*in.front(), setup_.sched, b, txns_);  // what the RTL will emit for it
+      golden::process(lanes_of(in.front(), expanded_), setup_.sched, b, txns_);  // what the RTL will emit for it
       accepted(txns_);
       in.pop(now);
       driven_ = nullptr;  // the next instruction may reuse the sub-core's buffer: drive it anew
@@ -106,6 +106,7 @@ class ArcUnitRtl : public ArcUnit {
   }
 
   const golden::WarpInstr* driven_ = nullptr;
+  golden::WarpInstr expanded_;  // the held instruction's lanes when its ref is uniform (lanes_of)
   std::vector<golden::Transaction> txns_;  // the accepted instruction's transactions (golden::process)
   bool ran_ = false;
   Cycle last_ = 0;

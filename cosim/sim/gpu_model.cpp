@@ -82,6 +82,8 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   if (kn.l2_request_sector_bytes >= 0) ss.coalesce.l2_sector_bytes = static_cast<uint32_t>(kn.l2_request_sector_bytes);
   ss.coalesce.instruction_bytes = static_cast<uint32_t>(kn.l2_instruction_bytes);
   ss.coalesce.runs = trace.header.timing_only && !spec.record_commits && !sm_buffered(spec.mode);
+  ss.zero_values = trace.header.timing_only;
+  ss.read_lanes = spec.read_lanes;
   ArcUnitSetup as;
   as.sched.mode = spec.sched;
   as.sched.threshold = spec.threshold;

@@ -55,6 +55,9 @@ struct RunSpec {
   // Test only: every LSU steps every cycle while it holds anything (no skip-ahead, never
   // asleep); a run must give the same results as without. Not reachable from the CLI.
   bool lsu_every_cycle = false;
+  // Test only: the sub-cores read every instruction's lanes (none issued from its brief alone);
+  // a run must give the same results as without. Not reachable from the CLI.
+  bool read_lanes = false;
 
   std::string label() const;  // "arc-hw/dynamic", "sw-s", ...
 };

@@ -92,7 +92,12 @@ using Packet = std::vector<Request>;
 Packet take_packet();
 void give_back(Packet&& p);
 
-// A warp-level atomic on its way from the sub-core to the ARC unit.
-using InstrRef = const golden::WarpInstr*;  // its mask, addresses and values: what the unit reads
+// A warp-level atomic on its way from the sub-core to the ARC unit: its lanes (mask, addresses
+// and values: what the unit reads), or for a warp-uniform instruction of a timing-only trace
+// only its mask and word (every value +0), so that the sub-core never unpacks its lanes.
+struct InstrRef {
+  const golden::WarpInstr* lanes = nullptr;  // null: uniform, below
+  uint32_t active_mask = 0, addr = 0;        // every active lane on word addr, value +0
+};
 
 }  // namespace arc::sim

@@ -68,6 +68,37 @@ uint32_t SubCore::vector_width(uint32_t flags) const {
   return setup_.vector ? setup_.vector : trace::vec_width(flags);
 }
 
+CallShape SubCore::shape(size_t src) {
+  const InstrBrief& b = source_.brief(src);
+  if (b.uniform && !setup_.read_lanes) return uniform_shape(b.active_mask, b.param, b.nparams);
+  return shape_of(source_.front(src));
+}
+
+bool SubCore::uniform_sw_packet(const InstrBrief& b, Packet& p) {
+  if (!b.uniform || !setup_.zero_values || setup_.read_lanes) return false;
+  const uint32_t n = static_cast<uint32_t>(__builtin_popcount(b.active_mask));
+  // sw_ops() on one group of n lanes: reduced (SW-B / SW-T: the warp is uniform; SW-S: always
+  // eligible) when n >= the threshold, else per-lane. The sums of +0 lanes are +0.
+  bool eligible = true;
+  uint32_t threshold = setup_.threshold;
+  if (setup_.mode == Mode::Adaptive) {
+    eligible = adaptive_choice(uniform_shape(b.active_mask, b.param, b.nparams), 1) != AdaptiveChoice::PerLane;
+    threshold = 2;
+  }
+  if (eligible && n >= threshold && n > 1) {
+    const LaneOp op{b.addr, 0, n};
+    p = take_packet();
+    append_requests(p, &op, 1, setup_.sm, setup_.coalesce);
+    ++stats_.groups_reduced_in_core;
+    stats_.lane_adds_in_core += n - 1;
+    return true;
+  }
+  if (!setup_.coalesce.runs || !setup_.coalesce.granule_words) return false;
+  p = take_packet();
+  append_run(p, b.addr, n, setup_.sm, setup_.coalesce);  // what append_requests makes of the per-lane ops
+  return true;
+}
+
 bool SubCore::swt_collect(Gather& g, const trace::Instr& in) {
   const uint32_t n = static_cast<uint32_t>(__builtin_popcount(in.active_mask));
   const int lead = __builtin_ctz(in.active_mask);
@@ -103,12 +134,16 @@ bool SubCore::try_issue(Cycle now) {
       to_arc->await_room(now);
       return false;
     }
-    // The link is empty, so the unit is done with the previous copy.
-    const trace::Instr& in = source_.front(src);
-    arc_buf_.active_mask = in.active_mask;
-    arc_buf_.addr = in.addr;
-    arc_buf_.value = in.value;
-    to_arc->push(now, &arc_buf_);
+    if (b.uniform && setup_.zero_values && !setup_.read_lanes) {
+      to_arc->push(now, InstrRef{nullptr, b.active_mask, b.addr});  // the unit needs no lanes
+    } else {
+      // The link is empty, so the unit is done with the previous copy.
+      const trace::Instr& in = source_.front(src);
+      arc_buf_.active_mask = in.active_mask;
+      arc_buf_.addr = in.addr;
+      arc_buf_.value = in.value;
+      to_arc->push(now, InstrRef{&arc_buf_});
+    }
   } else {
     const uint32_t vw = vector_width(b.flags);
     const bool sends = vw == 1 || b.param % vw == vw - 1 || b.param + 1u == b.nparams;  // a chunk's last param
@@ -123,6 +158,9 @@ bool SubCore::try_issue(Cycle now) {
       Packet p = take_packet();
       append_run(p, b.addr, lanes, setup_.sm, setup_.coalesce);
       to_lsu->push(now, std::move(p));
+    } else if (Packet u; vw == 1 && setup_.mode != Mode::Baseline && !sm_buffered(setup_.mode) &&
+                        uniform_sw_packet(b, u)) {
+      to_lsu->push(now, std::move(u));
     } else {
       const trace::Instr& in = source_.front(src);
       LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
@@ -191,8 +229,8 @@ void SubCore::step() {
                         setup_.mode == Mode::Adaptive;
         Cycle cost = 0;
         if (sw) {
-          const trace::Instr& in = source_.front(resident_[i].src);
-          cost = sw_issue_cycles(setup_.cost, in, vector_width(in.flags));
+          const size_t src = resident_[i].src;
+          cost = sw_issue_cycles(setup_.cost, shape(src), vector_width(source_.brief(src).flags));
         }
         cur_ready_ = now + cost;
         stats_.sw_overhead_cycles += cost;

@@ -47,6 +47,8 @@ struct SubCoreSetup {
   fp::FtzMode sw_ftz = fp::FtzMode::Keep;
   CoalesceSetup coalesce;  // how the LSU port's packet groups an instruction's word updates
   uint32_t vector = 0;     // RunSpec::vector: 0 = the trace's vector flags, else floats per lane update
+  bool zero_values = false;  // a timing-only trace: every lane's value is +0
+  bool read_lanes = false;   // test only (RunSpec::read_lanes): never issue from the brief alone
   bool plant_lost_wakeup = false;  // test only (RunSpec::plant_lost_wakeup): ignores wake-ups after the run's first issue
 };
 
@@ -74,7 +76,14 @@ class SubCore : public sc_core::sc_module {
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
   // sw-s / sw-b: in's ops after the in-core reduction into ops[0..32); returns their count.
   size_t sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_reduced) const;
-  uint32_t vector_width(uint32_t flags) const;  // of an instruction with these flags: 1, 2 or 4
+  uint32_t vector_width(uint32_t flags) const;
+  // What the SW cost and choice read of warp src's instruction: from its brief when its active
+  // lanes are all on one word, else from its lanes.
+  CallShape shape(size_t src);
+  // A warp-uniform instruction of a timing-only trace (every value +0) at vector width 1 in
+  // sw-s / sw-b / sw-t / adaptive: its packet from the brief, as sw_ops() and
+  // append_requests() would make it from its lanes. False where that does not apply.
+  bool uniform_sw_packet(const InstrBrief& b, Packet& p);  // of an instruction with these flags: 1, 2 or 4
   bool swt_collect(Gather& g, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
 
   SubCoreSetup setup_;

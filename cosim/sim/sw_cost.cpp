@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "arc/adaptive_rule.h"
-#include "golden.h"
+#include "lane_mask.h"
 
 namespace arc::sim {
 
@@ -20,33 +20,54 @@ uint32_t swt_shuffles(uint32_t nparams) {
   return n + (5 - m);
 }
 
-bool tree_eligible(Mode mode, const trace::Instr& in, uint32_t threshold) {
-  const uint32_t n = static_cast<uint32_t>(__builtin_popcount(in.active_mask));
+CallShape shape_of(const trace::Instr& in) {
+  CallShape c;
+  c.active_mask = in.active_mask;
+  c.param = in.param;
+  c.nparams = in.nparams;
+  for (uint32_t rem = in.active_mask; rem;) {
+    const uint32_t mask = lanes_equal(in.addr, in.addr[static_cast<size_t>(__builtin_ctz(rem))]) & rem;
+    c.group_lanes[c.groups++] = static_cast<uint8_t>(__builtin_popcount(mask));
+    rem &= ~mask;
+  }
+  return c;
+}
+
+CallShape uniform_shape(uint32_t active_mask, uint8_t param, uint8_t nparams) {
+  CallShape c;
+  c.active_mask = active_mask;
+  c.param = param;
+  c.nparams = nparams;
+  c.groups = 1;
+  c.group_lanes[0] = static_cast<uint8_t>(__builtin_popcount(active_mask));
+  return c;
+}
+
+bool tree_eligible(Mode mode, const CallShape& in, uint32_t threshold) {
+  const uint32_t n = in.lanes();
   if (n < threshold || n < 2) return false;
   if (mode == Mode::SwT && in.nparams > 32) return false;
-  const uint32_t a = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
-  for (uint32_t m = in.active_mask; m; m &= m - 1)
-    if (in.addr[static_cast<size_t>(__builtin_ctz(m))] != a) return false;
-  return true;
+  return in.uniform();
 }
 
-namespace {
-bool one_address(const trace::Instr& in) {
-  const uint32_t a = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
-  for (uint32_t m = in.active_mask; m; m &= m - 1)
-    if (in.addr[static_cast<size_t>(__builtin_ctz(m))] != a) return false;
-  return true;
+bool tree_eligible(Mode mode, const trace::Instr& in, uint32_t threshold) {
+  return tree_eligible(mode, shape_of(in), threshold);
 }
-}  // namespace
 
-AdaptiveChoice adaptive_choice(const trace::Instr& in, uint32_t vec) {
+AdaptiveChoice adaptive_choice(const CallShape& in, uint32_t vec) {
   using Rule = arc::detail::AdaptiveRule;
-  const int n = __builtin_popcount(in.active_mask), np = in.nparams, v = static_cast<int>(vec);
-  if (one_address(in)) return Rule::tree(n, np, v) ? AdaptiveChoice::Tree : AdaptiveChoice::PerLane;
+  const int n = static_cast<int>(in.lanes()), np = in.nparams, v = static_cast<int>(vec);
+  if (in.uniform()) return Rule::tree(n, np, v) ? AdaptiveChoice::Tree : AdaptiveChoice::PerLane;
   return Rule::match(n, np, v) ? AdaptiveChoice::Groups : AdaptiveChoice::PerLane;
 }
 
+AdaptiveChoice adaptive_choice(const trace::Instr& in, uint32_t vec) { return adaptive_choice(shape_of(in), vec); }
+
 Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in, uint32_t vec) {
+  return sw_issue_cycles(s, shape_of(in), vec);
+}
+
+Cycle sw_issue_cycles(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
   const bool call_start = in.param == 0;
   if (s.mode == Mode::Adaptive) {
     switch (adaptive_choice(in, vec)) {
@@ -79,18 +100,14 @@ Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in, uint32_t vec
   }
   Cycle c = call_start ? s.sw_overhead : 0;
   if (s.sws_per_key == 0 && s.sws_per_lane == 0) return c;
-  golden::WarpInstr wi;
-  wi.active_mask = in.active_mask;
-  wi.addr = in.addr;
-  const auto groups = golden::match_addresses(wi);
   // The groups' serial loops run side by side (one SHFL per step serves every group: same PC,
   // each lane its own source), so the steps are the largest reduced group's lanes beyond its first.
   uint32_t steps = 0;
-  for (const auto& g : groups) {
-    const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
+  for (uint32_t g = 0; g < in.groups; ++g) {
+    const uint32_t n = in.group_lanes[g];
     if (n >= s.threshold && n > 1) steps = std::max(steps, n - 1);
   }
-  if (call_start) c += static_cast<Cycle>(s.sws_per_key) * groups.size();
+  if (call_start) c += static_cast<Cycle>(s.sws_per_key) * in.groups;
   const uint32_t per_step = call_start || !s.sws_per_lane_param ? s.sws_per_lane : s.sws_per_lane_param;
   c += static_cast<Cycle>(per_step) * steps;
   return c;

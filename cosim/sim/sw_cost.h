@@ -18,6 +18,7 @@
 //    it becomes: Tree as sw-b's reduced call, Groups as sw-s's (X = 2), PerLane sw_overhead
 //    once (the uniform check).
 #pragma once
+#include <array>
 #include <cstdint>
 
 #include "clock.h"
@@ -42,17 +43,35 @@ struct SwCostSetup {
 // sw/include/arc/swt_shape.h holds the CUDA side's count (tests check they agree).
 uint32_t swt_shuffles(uint32_t nparams);
 
+// What ARC-SW's cost and choice read of one instruction: its active lanes grouped by word (the
+// match), its place in its call. From the lanes (shape_of) or, for an instruction whose active
+// lanes are all on one word, from its mask alone (uniform_shape): the sub-core prices a
+// warp-uniform instruction without unpacking its lanes.
+struct CallShape {
+  uint32_t active_mask = 0;
+  uint8_t param = 0, nparams = 1;
+  uint32_t groups = 0;  // distinct words among the active lanes
+  std::array<uint8_t, trace::kLanes> group_lanes{};  // active lanes per group, leaders ascending
+  bool uniform() const { return groups == 1; }
+  uint32_t lanes() const { return static_cast<uint32_t>(__builtin_popcount(active_mask)); }
+};
+CallShape shape_of(const trace::Instr& in);
+CallShape uniform_shape(uint32_t active_mask, uint8_t param, uint8_t nparams);  // active_mask != 0
+
 // Whether sw-b / sw-t reduce this instruction's warp: every active lane on one address, at
 // least `threshold` (and 2) of them; sw-t also needs nparams <= 32 (its K slots).
+bool tree_eligible(Mode mode, const CallShape& in, uint32_t threshold);
 bool tree_eligible(Mode mode, const trace::Instr& in, uint32_t threshold);
 
 // Adaptive (sw/include/arc/reduce.cuh, rule v3 in arc/adaptive_rule.h), per call from what the
 // warp sees: n active lanes, all on one address or not, nparams, the vector width. The trace
 // does not record whether a subset of the warp called: every call is taken as convergent.
 enum class AdaptiveChoice : uint8_t { Tree, Groups, PerLane };
+AdaptiveChoice adaptive_choice(const CallShape& in, uint32_t vec);
 AdaptiveChoice adaptive_choice(const trace::Instr& in, uint32_t vec);
 
 // The issue cycles charged before `in` leaves (0 for baseline and arc-hw); vec = its vector width.
+Cycle sw_issue_cycles(const SwCostSetup& s, const CallShape& in, uint32_t vec = 1);
 Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in, uint32_t vec = 1);
 
 }  // namespace arc::sim
