@@ -87,10 +87,14 @@ void Lsu::step() {
   //    served last (the start is fixed for the whole pass; rr_ moves only for the next cycle).
   //    Paced (cycles_per_instruction): a new packet starts at most once per that many cycles,
   //    SM-wide; the rest of a packet that did not fit continues regardless.
+  //    Only the ports holding a packet are visited: those from the start up, then those below it
+  //    (no port fills during this pass, and one it empties has been visited).
   const uint32_t n = setup_.ports;
   const uint32_t start = rr_;
-  for (uint32_t k = 0, p = start; k < n; ++k, p = p + 1 == n ? 0 : p + 1) {
-    if (!(holding_ >> p & 1)) continue;
+  const uint32_t from_start = holding_ & (~0u << start);
+  for (uint32_t h = from_start, rest = holding_ & ~from_start; h || rest; h &= h - 1) {
+    if (!h) std::swap(h, rest);
+    const uint32_t p = static_cast<uint32_t>(__builtin_ctz(h));
     Link<Packet>& port = *ports[p];
     if (!port.ready(now)) continue;
     const bool starts = taken_[p] == 0;
