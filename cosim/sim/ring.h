@@ -33,8 +33,7 @@ class Ring {
   }
   // pop_front() for a front already moved from (it holds nothing left to drop).
   void drop_front() {
-    head_ = (head_ + 1) & mask_;
-    --n_;
+    head_ = --n_ == 0 ? 0 : (head_ + 1) & mask_;  // an emptied ring starts again at slot 0: its warm first slots
   }
   // Removes element i, keeping the others' order (shifts the ones before it back by one).
   void erase_at(size_t i) {
