@@ -9,7 +9,7 @@ namespace arc::sim {
 
 SubCore::SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const SubCoreWork& work,
                  InstrSource& source, Stats& stats)
-    : sc_module(name), setup_(setup), work_(work), source_(source), stats_(stats) {
+    : sc_module(name), source_(source), stats_(stats), setup_(setup), work_(work) {
   wake.bind([this] { step(); });
   wake.at(0);  // runs at cycle 0 (initialization), then only when woken
   admit_warps(0);

@@ -39,6 +39,9 @@ namespace arc::sim {
 
 struct SubCoreSetup {
   Mode mode = Mode::Baseline;
+  bool zero_values = false;  // a timing-only trace: every lane's value is +0
+  bool read_lanes = false;   // test only (RunSpec::read_lanes): never issue from the brief alone
+  bool plant_lost_wakeup = false;  // test only (RunSpec::plant_lost_wakeup): ignores wake-ups after the run's first issue
   uint32_t sm = 0;
   uint32_t subcore = 0;  // global index, sm * subcores_per_sm + s (Stats::per_subcore)
   uint32_t warps_resident = 16;
@@ -47,9 +50,6 @@ struct SubCoreSetup {
   fp::FtzMode sw_ftz = fp::FtzMode::Keep;
   CoalesceSetup coalesce;  // how the LSU port's packet groups an instruction's word updates
   uint32_t vector = 0;     // RunSpec::vector: 0 = the trace's vector flags, else floats per lane update
-  bool zero_values = false;  // a timing-only trace: every lane's value is +0
-  bool read_lanes = false;   // test only (RunSpec::read_lanes): never issue from the brief alone
-  bool plant_lost_wakeup = false;  // test only (RunSpec::plant_lost_wakeup): ignores wake-ups after the run's first issue
 };
 
 class SubCore : public sc_core::sc_module {
@@ -86,22 +86,24 @@ class SubCore : public sc_core::sc_module {
   bool uniform_sw_packet(const InstrBrief& b, Packet& p);  // of an instruction with these flags: 1, 2 or 4
   bool swt_collect(Gather& g, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
 
-  SubCoreSetup setup_;
-  const SubCoreWork& work_;
-  InstrSource& source_;
-  Stats& stats_;
-  std::array<LaneOp, 32> ops_;  // baseline: the issuing instruction's lane ops
-  golden::WarpInstr arc_buf_;  // arc-hw: the instruction in flight to the ARC unit (its link holds a pointer)
-  std::vector<Warp> resident_;
-  std::vector<Gather> gather_;   // per resident warp (beside resident_)
-  std::vector<Cycle> ready_at_;  // per resident warp: when its next atomic is ready to issue (scanned every step)
-  size_t next_warp_ = 0;      // next warp of work_ to make resident
-  size_t rr_ = 0;             // round-robin pointer into resident_
+  // What every step reads first, side by side (a step finds them out of cache: 528 sub-cores
+  // take turns); the large scratch buffers last.
   int cur_ = -1;              // resident_ index holding the issue port
+  size_t rr_ = 0;             // round-robin pointer into resident_
+  Cycle port_free_at_ = 0;    // the issue port picks no warp before this cycle
   Cycle cur_ready_ = 0;       // when the current warp's atomic (after SW overhead) may leave
   Cycle cur_since_ = 0;       // when the current warp's atomic was ready (gap done)
   Cycle cur_picked_ = 0;      // when the port picked it
-  Cycle port_free_at_ = 0;    // the issue port picks no warp before this cycle
+  std::vector<Warp> resident_;
+  std::vector<Cycle> ready_at_;  // per resident warp: when its next atomic is ready to issue (scanned every step)
+  InstrSource& source_;
+  Stats& stats_;
+  SubCoreSetup setup_;
+  const SubCoreWork& work_;
+  size_t next_warp_ = 0;         // next warp of work_ to make resident
+  std::vector<Gather> gather_;   // per resident warp (beside resident_)
+  std::array<LaneOp, 32> ops_;  // baseline: the issuing instruction's lane ops
+  golden::WarpInstr arc_buf_;  // arc-hw: the instruction in flight to the ARC unit (its link holds a pointer)
 };
 
 }  // namespace arc::sim
