@@ -85,6 +85,24 @@ class ArcUnit : public sc_core::sc_module {
     e.pass -= static_cast<uint32_t>(n);
     e.total -= static_cast<uint32_t>(n);
   }
+  // The fast unit's compact form of a warp-uniform instruction of a timing-only trace routed
+  // whole to the LSU (n per-lane transactions on one word, each value +0), where the
+  // pass-through lanes coalesce into runs (setup_.coalesce.runs, coalescing on):
+  // accepted_uniform_pass() books it as accepted() and gather_all() would its first n - 1
+  // transactions, and emit_uniform_last() is emit() of its last, whose packet is the run that
+  // append_requests() makes of the n gathered lanes, built without them.
+  bool uniform_pass_applies() const {
+    return setup_.pass_coalesce && setup_.coalesce.runs && setup_.coalesce.granule_words != 0;
+  }
+  void accepted_uniform_pass() { pending_.push_back({1, 1}); }  // only the last transaction left
+  bool emit_uniform_last(Cycle now, uint32_t addr, uint32_t n) {
+    if (!out->can_push(now)) return false;
+    Packet p = take_packet();
+    append_run(p, addr, n, setup_.sm, setup_.coalesce);
+    out->push(now, std::move(p));
+    pending_.pop_front();
+    return true;
+  }
   bool emit(Cycle now, const golden::Transaction& t) {
     if (!can_emit(now, t)) return false;
     Pending& e = pending_.front();

@@ -27,30 +27,47 @@ void ArcUnitFast::step() {
     const bool b = busy->read(now);
     if (b) ++stats_.instrs_seen_busy;
     const InstrRef r = in.pop(now);  // into the unit's storage: no allocation
-    if (r.lanes) golden::process(*r.lanes, setup_.sched, b, txns_);
-    else golden::process_uniform_zero(r.active_mask, r.addr, setup_.sched, b, txns_);
-    accepted(txns_);
     accepted_ = now;
     next_ = 0;
     delay_ = 0;
-    if (txns_.empty()) {
-      free_at_ = now + golden::rtl_timing::kEmptyInstrCycles;
-      wake.at(free_at_);
-      return;
-    }
-    holding_ = true;
-    in.set_consumer_busy(true);  // a push meanwhile need not wake us: we look at `in` when done
-    // Per-lane atomics only (the scheduler reduced nothing): the schedule in closed form.
-    all_lsu_ = true;
-    for (const golden::Transaction& t : txns_) all_lsu_ &= t.route == golden::Route::Lsu;
-    reduced_alone_ = txns_.size() == 1 && txns_[0].route == golden::Route::Reduced;
-    if (!all_lsu_ && !reduced_alone_) golden::rtl_timing::schedule(txns_, sched_);
-    // Lanes that gather are taken without a port and without back-pressure, so nothing outside
-    // sees when: with every lane gathering but the last, they all join the packet now, and the
-    // unit next runs when the last is offered.
-    if (all_lsu_ && txns_.size() > 1 && gathers(txns_[0])) {
-      gather_all(txns_.data(), txns_.size() - 1);
-      next_ = txns_.size() - 1;
+    uniform_ = !r.lanes && uniform_pass_applies() &&
+               golden::route_group({r.addr, r.active_mask}, setup_.sched, b) == golden::Route::Lsu;
+    if (uniform_) {
+      // Its n per-lane transactions as the path below takes them, without making them: all to
+      // the LSU (the closed-form schedule), the first n - 1 gathered now, the last offered at
+      // its cycle.
+      count_ = static_cast<size_t>(__builtin_popcount(r.active_mask));
+      uniform_addr_ = r.addr;
+      accepted_uniform_pass();
+      holding_ = true;
+      in.set_consumer_busy(true);
+      all_lsu_ = true;
+      reduced_alone_ = false;
+      next_ = count_ - 1;
+    } else {
+      if (r.lanes) golden::process(*r.lanes, setup_.sched, b, txns_);
+      else golden::process_uniform_zero(r.active_mask, r.addr, setup_.sched, b, txns_);
+      accepted(txns_);
+      count_ = txns_.size();
+      if (txns_.empty()) {
+        free_at_ = now + golden::rtl_timing::kEmptyInstrCycles;
+        wake.at(free_at_);
+        return;
+      }
+      holding_ = true;
+      in.set_consumer_busy(true);  // a push meanwhile need not wake us: we look at `in` when done
+      // Per-lane atomics only (the scheduler reduced nothing): the schedule in closed form.
+      all_lsu_ = true;
+      for (const golden::Transaction& t : txns_) all_lsu_ &= t.route == golden::Route::Lsu;
+      reduced_alone_ = txns_.size() == 1 && txns_[0].route == golden::Route::Reduced;
+      if (!all_lsu_ && !reduced_alone_) golden::rtl_timing::schedule(txns_, sched_);
+      // Lanes that gather are taken without a port and without back-pressure, so nothing outside
+      // sees when: with every lane gathering but the last, they all join the packet now, and the
+      // unit next runs when the last is offered.
+      if (all_lsu_ && txns_.size() > 1 && gathers(txns_[0])) {
+        gather_all(txns_.data(), txns_.size() - 1);
+        next_ = txns_.size() - 1;
+      }
     }
   }
   // Offer the next transaction at its scheduled cycle plus the back-pressure so far.
@@ -59,21 +76,21 @@ void ArcUnitFast::step() {
     wake.at(offer);
     return;
   }
-  if (!emit(now, txns_[next_])) {
+  if (!(uniform_ ? emit_uniform_last(now, uniform_addr_, static_cast<uint32_t>(count_)) : emit(now, txns_[next_]))) {
     out->await_room(now);  // the LSU port wakes us when it frees
     return;
   }
   delay_ = now - accepted_ - emit_offset(next_);
   // Gathered pass-through lanes that follow join the packet now: each would be offered (and
   // taken: no port, no delay) at its own cycle, with nothing visible until the lane that sends.
-  while (++next_ < txns_.size() && gathers(txns_[next_])) emit(now, txns_[next_]);
-  if (next_ < txns_.size()) {
+  while (++next_ < count_ && gathers(txns_[next_])) emit(now, txns_[next_]);
+  if (next_ < count_) {
     wake.at(accepted_ + emit_offset(next_) + delay_);
     return;
   }
   holding_ = false;
   in.set_consumer_busy(false);
-  free_at_ = accepted_ + emit_offset(txns_.size() - 1) + golden::rtl_timing::kInstrTurnaround + delay_;
+  free_at_ = accepted_ + emit_offset(count_ - 1) + golden::rtl_timing::kInstrTurnaround + delay_;
   if (!in.empty()) wake.at(free_at_);  // else the sub-core's next push wakes us (then we wait for free_at_)
 }
 

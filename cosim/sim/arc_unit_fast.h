@@ -24,6 +24,9 @@ class ArcUnitFast : public ArcUnit {
   bool all_lsu_ = false;                  // every transaction per-lane to the LSU: lsu_stream_emit()
   bool reduced_alone_ = false;            // one transaction, a reduced group: reduced_alone_emit()
   size_t next_ = 0;                       // next transaction to emit
+  size_t count_ = 0;                      // the held instruction's transactions
+  bool uniform_ = false;                  // held in compact form (ArcUnit::accepted_uniform_pass): no txns_
+  uint32_t uniform_addr_ = 0;             // its word
   Cycle accepted_ = 0;                    // accept cycle of the held instruction
   Cycle delay_ = 0;                       // cycles lost to back-pressure so far
   Cycle free_at_ = 0;                     // next instruction can be accepted from here
