@@ -51,8 +51,9 @@ def main():
                 continue
             table[(r["set"], int(r["param"]), int(r["n"]))][r["pattern"]] = float(r["lane_ops_per_clk"]) / int(r["n"])
         for (s, p, n), v in table.items():
-            name = f"{s} {p}" if s in ("stride", "stride_odd", "octet") else s
+            name = f"{s} {p}" if s in ("stride", "stride_odd", "octet", "gpc", "gpc0_first", "one_per_gpc") else s
             print(f"| {name} | {n} | {v.get('distinct', 0):.3f} | {v.get('coalesced', 0):.3f} | {v.get('same', 0):.3f} |")
+        gpc_section(run, os.path.dirname(path), rows, where)
         per_sm = os.path.join(os.path.dirname(path), "per_sm.csv")
         if os.path.exists(per_sm):
             spans = defaultdict(list)
@@ -68,6 +69,63 @@ def main():
                 slow = sorted(sm for ns, sm in v if ns >= 0.97 * v[-1][0])
                 print(f"| launch {p} | {pat} | {len(v)} | {v[0][0] / 1e3:.0f} | {v[-1][0] / 1e3:.0f} | "
                       f"{v[-1][0] / v[0][0]:.3f} | {' '.join(map(str, slow[:12]))} |")
+
+
+def gpc_section(run, folder, rows, where):
+    """The run's GPC map (gpc_map.csv: SMs linked by shared thread-block clusters), each GPC's
+    own rate (all its SMs at once) and how the SM sweep's launches spread over the GPCs."""
+    path = os.path.join(folder, "gpc_map.csv")
+    if not os.path.exists(path):
+        return
+    gpc = {int(r["smid"]): int(r["gpc"]) for r in csv.DictReader(open(path))}
+    members = defaultdict(list)
+    for sm, g in gpc.items():
+        members[g].append(sm)
+    rate = {(int(r["param"]), r["pattern"]): float(r["lane_ops_per_clk"]) for r in rows if r["set"] == "gpc"}
+    print(f"\n{run}: GPCs from thread-block clusters (gpc_map.csv), each with all its SMs issuing at once "
+          "(lane atomics per cycle, the whole group)\n")
+    print("| GPC | SMs | SM ids | distinct | coalesced |")
+    print("| --- | --- | --- | --- | --- |")
+    for g in sorted(members):
+        ids = sorted(members[g])
+        print(f"| {g} | {len(ids)} | {' '.join(map(str, ids))} | {rate.get((g, 'distinct'), 0):.2f} | "
+              f"{rate.get((g, 'coalesced'), 0):.2f} |")
+    # What per-GPC caps alone predict for a launch: each block runs at min(one SM's rate, its
+    # group's cap / the launch's blocks in that group), the kernel ends with the slowest block.
+    # Groups of 2 SMs (TPCs the cluster probe could not place) are taken either as uncapped, or
+    # all together as one group with the smallest measured cap.
+    single = {r["pattern"]: float(r["lane_ops_per_clk"]) for r in rows if r["set"] == "gpc0_first" and r["n"] == "1"}
+    big = {g for g in members if len(members[g]) > 2}
+    def predict(blocks, pat, tail_capped):
+        count = defaultdict(int)
+        for sm in blocks:
+            g = gpc.get(sm, -1)
+            count["tail" if g not in big and tail_capped else g] += 1
+        worst = 0.0
+        for g, c in count.items():
+            if g == "tail":
+                cap = min(rate[(x, pat)] for x in big)
+            else:
+                cap = rate[(g, pat)] if g in big else float("inf")
+            worst = max(worst, 1.0 / min(single[pat], cap / c))
+        return len(blocks) / worst
+    measured = {(int(r["n"]), r["pattern"]): float(r["lane_ops_per_clk"]) for r in rows if r["set"] == "launch"}
+    print(f"\n{run}: the SM sweep's launches, blocks per GPC, and what per-GPC caps alone predict "
+          "(lane atomics per cycle; SMs of unplaced TPCs uncapped / as one group at the smallest cap)\n")
+    print("| launch | blocks per GPC (GPC: blocks) | distinct measured | predicted | coalesced measured | predicted |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for n in sorted(where):
+        count = defaultdict(int)
+        for sm in where[n]:
+            count[gpc.get(sm, -1)] += 1
+        cells = []
+        for pat in ("distinct", "coalesced"):
+            if not single or (n, pat) not in measured:
+                cells += ["", ""]
+                continue
+            cells += [f"{measured[(n, pat)]:.1f}",
+                      f"{predict(where[n], pat, False):.1f} / {predict(where[n], pat, True):.1f}"]
+        print(f"| {n} | {', '.join(f'{g}: {c}' for g, c in sorted(count.items()))} | {' | '.join(cells)} |")
 
 
 if __name__ == "__main__":

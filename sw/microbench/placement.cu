@@ -9,6 +9,12 @@
 //   placement.csv  set,param,n,pattern,ms_med,ms_min,ms_max,clock_mhz,lane_ops,lane_ops_per_clk,
 //                  instr_per_clk,smids (the set, '-'-separated)
 //   per_sm.csv     set,param,pattern,smid,block_ns: each active block's own run time (last launch)
+//   gpc_map.csv    smid,gpc: the SMs' GPCs as thread-block clusters reveal them (the blocks of
+//                  one cluster always run on one GPC; CUDA names no GPC, so a GPC here is a
+//                  set of SMs linked by shared clusters over launches of cluster sizes 2-16,
+//                  numbered by its lowest SM id)
+// Sets from that map: "gpc" (all SMs of GPC g), "gpc0_first" (the first k SMs of GPC 0),
+// "one_per_gpc" (one SM from each of k GPCs). PLACEMENT_SETS=gpc runs only those.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -32,6 +38,71 @@ __device__ __forceinline__ unsigned sm_id() {
 
 __global__ void where_kernel(int* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = static_cast<int>(sm_id());
+}
+
+int find_root(std::vector<int>& up, int x) {
+  while (up[static_cast<size_t>(x)] != x) x = up[static_cast<size_t>(x)] = up[static_cast<size_t>(up[static_cast<size_t>(x)])];
+  return x;
+}
+
+// The GPC of each SM id (-1: never placed): launches of where_kernel with clusters of 2, 4, 8
+// and 16 blocks (one block per SM), as many clusters as fit at once, each launch a few times;
+// SMs that ever hold blocks of one cluster are joined. Also writes every cluster's SMs to
+// clusters.csv (cluster_size,launch,cluster,smid).
+std::vector<int> gpc_map(const std::string& dir, int nsm, int smem, int* dwhere) {
+  CK(cudaFuncSetAttribute(where_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  std::vector<int> up(static_cast<size_t>(nsm));
+  for (int i = 0; i < nsm; ++i) up[static_cast<size_t>(i)] = i;
+  std::vector<bool> seen(static_cast<size_t>(nsm), false);
+  FILE* fc = open_csv(dir, "clusters.csv", "cluster_size,launch,cluster,smid");
+  for (int c : {2, 4, 8, 16}) {
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = static_cast<unsigned>(c);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.blockDim = dim3(kThreads);
+    cfg.dynamicSmemBytes = static_cast<size_t>(smem);
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    cfg.gridDim = dim3(static_cast<unsigned>(c));
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, where_kernel, &cfg) != cudaSuccess || clusters == 0) {
+      cudaGetLastError();
+      std::printf("clusters of %d: none fit\n", c);
+      continue;
+    }
+    std::printf("clusters of %d: %d at once\n", c, clusters);
+    cfg.gridDim = dim3(static_cast<unsigned>(clusters * c));
+    for (int launch = 0; launch < 4; ++launch) {
+      CK(cudaLaunchKernelEx(&cfg, where_kernel, dwhere));
+      std::vector<int> w(static_cast<size_t>(clusters * c));
+      CK(cudaMemcpy(w.data(), dwhere, sizeof(int) * w.size(), cudaMemcpyDeviceToHost));
+      for (int b = 0; b < clusters * c; ++b) {
+        const int sm = w[static_cast<size_t>(b)];
+        std::fprintf(fc, "%d,%d,%d,%d\n", c, launch, b / c, sm);
+        if (sm < 0 || sm >= nsm) continue;
+        seen[static_cast<size_t>(sm)] = true;
+        const int lead = w[static_cast<size_t>(b - b % c)];
+        if (lead >= 0 && lead < nsm) up[static_cast<size_t>(find_root(up, sm))] = find_root(up, lead);
+      }
+    }
+  }
+  std::fclose(fc);
+  std::vector<int> gpc(static_cast<size_t>(nsm), -1), label(static_cast<size_t>(nsm), -1);
+  int groups = 0;
+  FILE* fm = open_csv(dir, "gpc_map.csv", "smid,gpc");
+  for (int sm = 0; sm < nsm; ++sm) {
+    if (!seen[static_cast<size_t>(sm)]) continue;
+    const int r = find_root(up, sm);
+    if (label[static_cast<size_t>(r)] < 0) label[static_cast<size_t>(r)] = groups++;
+    gpc[static_cast<size_t>(sm)] = label[static_cast<size_t>(r)];
+    std::fprintf(fm, "%d,%d\n", sm, gpc[static_cast<size_t>(sm)]);
+  }
+  std::fclose(fm);
+  std::printf("%d GPCs found\n", groups);
+  return gpc;
 }
 
 // Warp w (global) updates region w (reg_stride floats apart); lane l its slot (l % k) x lane_stride.
@@ -136,7 +207,30 @@ int main(int argc, char** argv) {
         std::fprintf(fs, "%s,%d,%s,%llu,%llu\n", set, param, pt.name, span[3 * b], span[3 * b + 2] - span[3 * b + 1]);
     CK(cudaMemset(dspan, 0, sizeof(unsigned long long) * span.size()));
   };
+  // 3. Sets from the GPC map: a whole GPC, the first k SMs of GPC 0, one SM per GPC.
+  const std::vector<int> gpc = gpc_map(dir, nsm, smem, dwhere);
+  std::vector<std::vector<int>> members;
+  for (int sm = 0; sm < nsm; ++sm) {
+    const int g = gpc[static_cast<size_t>(sm)];
+    if (g < 0) continue;
+    if (static_cast<size_t>(g) >= members.size()) members.resize(static_cast<size_t>(g) + 1);
+    members[static_cast<size_t>(g)].push_back(sm);
+  }
+  for (size_t p = 0; p < 2; ++p) {
+    const Pattern& pt = pats[p];  // distinct, coalesced
+    for (size_t g = 0; g < members.size(); ++g) run_set("gpc", static_cast<int>(g), members[g], pt);
+    if (!members.empty())
+      for (size_t k = 1; k <= members[0].size(); ++k)
+        run_set("gpc0_first", static_cast<int>(k), std::vector<int>(members[0].begin(), members[0].begin() + k), pt);
+    std::vector<int> spread;
+    for (size_t g = 0; g < members.size(); ++g) {
+      spread.push_back(members[g][0]);
+      run_set("one_per_gpc", static_cast<int>(g + 1), spread, pt);
+    }
+  }
+  const char* only = std::getenv("PLACEMENT_SETS");
   for (const Pattern& pt : pats) {
+    if (only && std::string(only) == "gpc") break;
     for (int n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28, 32, 33, 36, 40, 48, 56, 64, 66, 80, 99, 132}) {
       if (n > nsm) continue;
       std::vector<int> sms;
@@ -163,7 +257,7 @@ int main(int argc, char** argv) {
       run_set("octet", lo, sms, pt);
     }
   }
-  // 3. Pairs {0, j}, coalesced: which SM ids share a path with SM 0 (a shared limit shows only
+  // 4. Pairs {0, j}, coalesced: which SM ids share a path with SM 0 (a shared limit shows only
   //    if it is below two SMs' rate; the first-n and stride sets show larger groups).
   if (std::getenv("PLACEMENT_PAIRS"))
     for (int j = 1; j < nsm; ++j) run_set("pair0", j, {0, j}, pats[1]);
