@@ -26,6 +26,17 @@ void SubCore::admit_warps(Cycle now) {
   }
 }
 
+SubCore::ReduceRule SubCore::reduce_rule(const CallShape& shape, uint32_t vec) const {
+  // SW-B and SW-T (sw/include/arc/reduce.cuh) reduce only a uniform warp: every active lane on
+  // one address. A warp with several addresses sends per-lane atomics; SW-S reduces each group.
+  // Adaptive: its call's choice (the butterfly, SW-S at X = 2, or per-lane atomics).
+  if (setup_.mode == Mode::Adaptive) {
+    const AdaptiveChoice c = adaptive_choice(shape, vec);
+    return {c != AdaptiveChoice::PerLane, c == AdaptiveChoice::Groups, 2};
+  }
+  return {setup_.mode == Mode::SwS || shape.uniform(), setup_.mode == Mode::SwS, setup_.threshold};
+}
+
 size_t SubCore::sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_reduced) const {
   golden::WarpInstr wi;
   wi.active_mask = in.active_mask;
@@ -33,18 +44,7 @@ size_t SubCore::sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_red
   wi.value = in.value;
   size_t n_ops = 0;
   const auto groups = golden::match_addresses(wi);
-  // SW-B and SW-T (sw/include/arc/reduce.cuh) reduce only a uniform warp: every active lane on
-  // one address. A warp with several addresses sends per-lane atomics; SW-S reduces each group.
-  // Adaptive: its call's choice (the butterfly, SW-S at X = 2, or per-lane atomics).
-  bool eligible = setup_.mode == Mode::SwS || groups.size() == 1;
-  bool serial = setup_.mode == Mode::SwS;
-  uint32_t threshold = setup_.threshold;
-  if (setup_.mode == Mode::Adaptive) {
-    const AdaptiveChoice c = adaptive_choice(in, vector_width(in.flags));
-    eligible = c != AdaptiveChoice::PerLane;
-    serial = c == AdaptiveChoice::Groups;
-    threshold = 2;
-  }
+  const auto [eligible, serial, threshold] = reduce_rule(shape_of(in), vector_width(in.flags));
   for (const golden::Group& g : groups) {
     const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
     if (eligible && n >= threshold && n > 1) {
@@ -77,15 +77,9 @@ CallShape SubCore::shape(size_t src) {
 bool SubCore::uniform_sw_packet(const InstrBrief& b, Packet& p) {
   if (!b.uniform || !setup_.zero_values || setup_.read_lanes) return false;
   const uint32_t n = static_cast<uint32_t>(__builtin_popcount(b.active_mask));
-  // sw_ops() on one group of n lanes: reduced (SW-B / SW-T: the warp is uniform; SW-S: always
-  // eligible) when n >= the threshold, else per-lane. The sums of +0 lanes are +0.
-  bool eligible = true;
-  uint32_t threshold = setup_.threshold;
-  if (setup_.mode == Mode::Adaptive) {
-    eligible = adaptive_choice(uniform_shape(b.active_mask, b.param, b.nparams), 1) != AdaptiveChoice::PerLane;
-    threshold = 2;
-  }
-  if (eligible && n >= threshold && n > 1) {
+  // sw_ops() on one group of n lanes (the sums of +0 lanes are +0).
+  const ReduceRule rule = reduce_rule(uniform_shape(b.active_mask, b.param, b.nparams), 1);
+  if (rule.eligible && n >= rule.threshold && n > 1) {
     const LaneOp op{b.addr, 0, n};
     p = take_packet();
     append_requests(p, &op, 1, setup_.sm, setup_.coalesce);

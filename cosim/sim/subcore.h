@@ -74,6 +74,13 @@ class SubCore : public sc_core::sc_module {
   void step();
   void admit_warps(Cycle now);
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
+  // Which of an instruction's address groups the SW mode reduces in the core: those of >= threshold
+  // (and 2) lanes where eligible; serial (SW-S's loop) or the butterfly.
+  struct ReduceRule {
+    bool eligible, serial;
+    uint32_t threshold;
+  };
+  ReduceRule reduce_rule(const CallShape& shape, uint32_t vec) const;
   // sw-s / sw-b: in's ops after the in-core reduction into ops[0..32); returns their count.
   size_t sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_reduced) const;
   uint32_t vector_width(uint32_t flags) const;
