@@ -83,14 +83,14 @@ class SubCore : public sc_core::sc_module {
   ReduceRule reduce_rule(const CallShape& shape, uint32_t vec) const;
   // sw-s / sw-b: in's ops after the in-core reduction into ops[0..32); returns their count.
   size_t sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_reduced) const;
-  uint32_t vector_width(uint32_t flags) const;
+  uint32_t vector_width(uint32_t flags) const;  // of an instruction with these flags: 1, 2 or 4
   // What the SW cost and choice read of warp src's instruction: from its brief when its active
   // lanes are all on one word, else from its lanes.
   CallShape shape(size_t src);
   // A warp-uniform instruction of a timing-only trace (every value +0) at vector width 1 in
   // sw-s / sw-b / sw-t / adaptive: its packet from the brief, as sw_ops() and
   // append_requests() would make it from its lanes. False where that does not apply.
-  bool uniform_sw_packet(const InstrBrief& b, Packet& p);  // of an instruction with these flags: 1, 2 or 4
+  bool uniform_sw_packet(const InstrBrief& b, Packet& p);
   bool swt_collect(Gather& g, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
 
   // What every step reads first, side by side (a step finds them out of cache: 528 sub-cores
