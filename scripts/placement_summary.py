@@ -51,7 +51,7 @@ def main():
                 continue
             table[(r["set"], int(r["param"]), int(r["n"]))][r["pattern"]] = float(r["lane_ops_per_clk"]) / int(r["n"])
         for (s, p, n), v in table.items():
-            name = f"{s} {p}" if s in ("stride", "stride_odd", "octet", "gpc", "gpc0_first", "one_per_gpc") else s
+            name = f"{s} {p}" if s in ("stride", "stride_odd", "octet", "gpc", "gpc0_first", "one_per_gpc", "tpc_in_gpc") else s
             print(f"| {name} | {n} | {v.get('distinct', 0):.3f} | {v.get('coalesced', 0):.3f} | {v.get('same', 0):.3f} |")
         gpc_section(run, os.path.dirname(path), rows, where)
         per_sm = os.path.join(os.path.dirname(path), "per_sm.csv")
@@ -69,6 +69,45 @@ def main():
                 slow = sorted(sm for ns, sm in v if ns >= 0.97 * v[-1][0])
                 print(f"| launch {p} | {pat} | {len(v)} | {v[0][0] / 1e3:.0f} | {v[-1][0] / 1e3:.0f} | "
                       f"{v[-1][0] / v[0][0]:.3f} | {' '.join(map(str, slow[:12]))} |")
+
+
+def tpc_membership(run, folder, members):
+    """placement.cu's tpc_in_gpc sets: a TPC that no cluster placed, run beside each whole GPC.
+    Its blocks' run time against the GPC's own blocks' (per_sm.csv): a TPC of that GPC runs as
+    slowly as the GPC's blocks (they share its cap); another TPC runs at its own pace."""
+    path = os.path.join(folder, "per_sm.csv")
+    if not os.path.exists(path):
+        return {}
+    spans = defaultdict(dict)
+    for r in csv.DictReader(open(path)):
+        if r["set"] == "tpc_in_gpc" and r["pattern"] == "coalesced":
+            spans[int(r["param"])][int(r["smid"])] = int(r["block_ns"])
+    if not spans:
+        return {}
+    tpcs = sorted({p % 1000 for p in spans})
+    groups = sorted({p // 1000 for p in spans})
+    print(f"\n{run}: TPCs no cluster placed, each beside a whole GPC (coalesced): the TPC's blocks' time / "
+          "the GPC's slowest block's time in the same launch (about 1: it shares that GPC's cap)\n")
+    print("| TPC (first SM) | " + " | ".join(f"GPC {g}" for g in groups) + " |")
+    print("| --- | " + " | ".join("---" for _ in groups) + " |")
+    home = {}  # TPC (first SM) -> the one GPC it keeps pace with (ratio >= 0.95), if exactly one
+    for t in tpcs:
+        cells, near = [], []
+        for g in groups:
+            d = spans.get(g * 1000 + t, {})
+            own = [d[sm] for sm in members.get(g, []) if sm in d]
+            mine = [d[sm] for sm in (t, t + 1) if sm in d]
+            if own and mine:
+                ratio = max(mine) / max(own)
+                cells.append(f"{ratio:.2f}")
+                if ratio >= 0.95:
+                    near.append(g)
+            else:
+                cells.append("")
+        if len(near) == 1:
+            home[t] = near[0]
+        print(f"| {t} | " + " | ".join(cells) + " |")
+    return home
 
 
 def gpc_section(run, folder, rows, where):
@@ -90,28 +129,32 @@ def gpc_section(run, folder, rows, where):
         ids = sorted(members[g])
         print(f"| {g} | {len(ids)} | {' '.join(map(str, ids))} | {rate.get((g, 'distinct'), 0):.2f} | "
               f"{rate.get((g, 'coalesced'), 0):.2f} |")
+    home = tpc_membership(run, folder, members)
     # What per-GPC caps alone predict for a launch: each block runs at min(one SM's rate, its
     # group's cap / the launch's blocks in that group), the kernel ends with the slowest block.
-    # Groups of 2 SMs (TPCs the cluster probe could not place) are taken either as uncapped, or
-    # all together as one group with the smallest measured cap.
+    # The TPCs no cluster placed (groups of 2 SMs) are taken three ways: uncapped; all together
+    # as one group at the smallest measured cap; in the GPC whose pace they keep (`home`, from
+    # the tpc_in_gpc sets; where none was measured, as uncapped).
     single = {r["pattern"]: float(r["lane_ops_per_clk"]) for r in rows if r["set"] == "gpc0_first" and r["n"] == "1"}
     big = {g for g in members if len(members[g]) > 2}
-    def predict(blocks, pat, tail_capped):
+    def predict(blocks, pat, how):
         count = defaultdict(int)
         for sm in blocks:
             g = gpc.get(sm, -1)
-            count["tail" if g not in big and tail_capped else g] += 1
+            if g not in big:
+                g = {"own": "tail", "home": ("home", home.get(sm - sm % 2, g))}.get(how, g)
+                if isinstance(g, tuple):
+                    g = g[1]
+            count[g] += 1
         worst = 0.0
         for g, c in count.items():
-            if g == "tail":
-                cap = min(rate[(x, pat)] for x in big)
-            else:
-                cap = rate[(g, pat)] if g in big else float("inf")
+            cap = min(rate[(x, pat)] for x in big) if g == "tail" else rate[(g, pat)] if g in big else float("inf")
             worst = max(worst, 1.0 / min(single[pat], cap / c))
         return len(blocks) / worst
     measured = {(int(r["n"]), r["pattern"]): float(r["lane_ops_per_clk"]) for r in rows if r["set"] == "launch"}
     print(f"\n{run}: the SM sweep's launches, blocks per GPC, and what per-GPC caps alone predict "
-          "(lane atomics per cycle; SMs of unplaced TPCs uncapped / as one group at the smallest cap)\n")
+          "(lane atomics per cycle; the TPCs no cluster placed taken as uncapped / as one group at the "
+          "smallest cap / in the GPC whose pace they keep)\n")
     print("| launch | blocks per GPC (GPC: blocks) | distinct measured | predicted | coalesced measured | predicted |")
     print("| --- | --- | --- | --- | --- | --- |")
     for n in sorted(where):
@@ -124,7 +167,7 @@ def gpc_section(run, folder, rows, where):
                 cells += ["", ""]
                 continue
             cells += [f"{measured[(n, pat)]:.1f}",
-                      f"{predict(where[n], pat, False):.1f} / {predict(where[n], pat, True):.1f}"]
+                      " / ".join(f"{predict(where[n], pat, how):.1f}" for how in ("uncapped", "own", "home"))]
         print(f"| {n} | {', '.join(f'{g}: {c}' for g, c in sorted(count.items()))} | {' | '.join(cells)} |")
 
 

@@ -14,7 +14,8 @@
 //                  set of SMs linked by shared clusters over launches of cluster sizes 2-16,
 //                  numbered by its lowest SM id)
 // Sets from that map: "gpc" (all SMs of GPC g), "gpc0_first" (the first k SMs of GPC 0),
-// "one_per_gpc" (one SM from each of k GPCs). PLACEMENT_SETS=gpc runs only those.
+// "one_per_gpc" (one SM from each of k GPCs), "tpc_in_gpc" (a TPC no cluster placed, beside each
+// whole GPC: where it belongs the GPC's cap holds). PLACEMENT_SETS=gpc runs only those.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -226,6 +227,17 @@ int main(int argc, char** argv) {
     for (size_t g = 0; g < members.size(); ++g) {
       spread.push_back(members[g][0]);
       run_set("one_per_gpc", static_cast<int>(g + 1), spread, pt);
+    }
+    // A TPC the clusters could not place (a group of 2), added to each larger group: where it
+    // belongs, the group's rate stays at that group's cap (param: group x 1000 + its first SM).
+    for (size_t t = 0; t < members.size(); ++t) {
+      if (members[t].size() != 2) continue;
+      for (size_t g = 0; g < members.size(); ++g) {
+        if (members[g].size() <= 2) continue;
+        std::vector<int> both = members[g];
+        both.insert(both.end(), members[t].begin(), members[t].end());
+        run_set("tpc_in_gpc", static_cast<int>(g * 1000) + members[t][0], both, pt);
+      }
     }
   }
   const char* only = std::getenv("PLACEMENT_SETS");
