@@ -99,15 +99,15 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   for (uint32_t sm = 0; sm < sms; ++sm) {
     ls.sm = sm;
     auto lsu = std::make_unique<Lsu>(fmt::format("sm{}_lsu", sm).c_str(), ls, hash_, stats_);
-    lsu->to_icnt = icnt_->from_sm[sm].get();
+    lsu->to_icnt = &icnt_->from_sm[sm];
     lsu->icnt = icnt_.get();
-    icnt_->from_sm[sm]->bind(&icnt_->wake, &lsu->wake);
+    icnt_->from_sm[sm].bind(&icnt_->wake, &lsu->wake);
     AtomicBuffer* buf = nullptr;
     if (sm_buffered(spec.mode)) {  // the SM's atomics pass its buffer, whose evictions use LSU port 0
       bs.sm = sm;
       buffers_.push_back(std::make_unique<AtomicBuffer>(fmt::format("sm{}_buf", sm).c_str(), bs, stats_));
       buf = buffers_.back().get();
-      buf->out = lsu->ports[0].get();
+      buf->out = &lsu->ports[0];
       buf->out->bind(&lsu->wake, &buf->wake);
     }
     for (uint32_t s = 0; s < per_sm; ++s) {
@@ -115,7 +115,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
       ss.subcore = sm * per_sm + s;
       ss.plant_lost_wakeup = spec.plant_lost_wakeup && sm == 0 && s == 0;
       auto sc = std::make_unique<SubCore>(fmt::format("sm{}_sc{}", sm, s).c_str(), ss, work.at(sm, s), source, stats_);
-      Link<Packet>& port = *lsu->ports[s];
+      Link<Packet>& port = lsu->ports[s];
       if (spec.mode == Mode::ArcHw) {
         as.sm = sm;
         const std::string an = fmt::format("sm{}_arc{}", sm, s);

@@ -13,7 +13,7 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
       blocked_rops_(setup.rops),
       sm_slot_(setup.sms, 0),
       eject_slot_(setup.rops, 0) {
-  for (uint32_t i = 0; i < setup.sms; ++i) from_sm.push_back(std::make_unique<Link<Request>>(setup.input_depth));
+  from_sm.assign(setup.sms, Link<Request>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   wake.bind([this] { step(); });
 }
@@ -74,7 +74,7 @@ void Icnt::step() {
   parked_.release(now, [&](uint32_t sm) { activate(sm); });
   active_.for_each_from(rr, [&](size_t smi) {
     const uint32_t sm = static_cast<uint32_t>(smi);
-    Link<Request>& in = *from_sm[sm];
+    Link<Request>& in = from_sm[sm];
     bool blocked = false;
     uint64_t& slot = sm_slot_[sm];
     while (in.ready(now) && std::max<uint64_t>(slot, now * F) < (now + 1) * F) {

@@ -39,12 +39,12 @@ class Icnt : public sc_core::sc_module {
  public:
   Icnt(sc_core::sc_module_name name, const IcntSetup& setup);
 
-  std::vector<std::unique_ptr<Link<Request>>> from_sm;
+  std::vector<Link<Request>> from_sm;  // side by side: the crossbar visits them every cycle (never resized)
   std::vector<Link<Request>*> to_rop;
   Wake wake;
   bool drained() const {
     for (const auto& in : from_sm)
-      if (!in->empty()) return false;
+      if (!in.empty()) return false;
     return true;
   }
   // The LSU of `sm` calls this after pushing into from_sm[sm]: only SMs with flits are visited.

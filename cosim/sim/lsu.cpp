@@ -11,10 +11,11 @@ namespace arc::sim {
 Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& hash, Stats& stats)
     : sc_module(name), setup_(setup), hash_(hash), stats_(stats) {
   if (setup.ports > 32) throw Error("internal: an LSU of more than 32 ports");
+  ports.reserve(setup.ports);
   for (uint32_t i = 0; i < setup.ports; ++i) {
-    ports.push_back(std::make_unique<Link<Packet>>(1));
-    ports.back()->watch(&holding_, 1u << i);
-    ports.back()->set_consumer_asleep_flag(&asleep_);
+    ports.emplace_back(1);  // reserved: the links never move once wired
+    ports.back().watch(&holding_, 1u << i);
+    ports.back().set_consumer_asleep_flag(&asleep_);
   }
   taken_.assign(setup.ports, 0);
   occ_hist_.assign(static_cast<size_t>(setup.depth) + 1, 0);
@@ -36,7 +37,7 @@ void Lsu::account(Cycle now) {
 bool Lsu::drained() const {
   if (!queue_.empty()) return false;
   for (const auto& port : ports)
-    if (!port->empty()) return false;
+    if (!port.empty()) return false;
   return true;
 }
 
@@ -68,7 +69,7 @@ void Lsu::step() {
     asleep_ = false;
     for (uint32_t h = holding_; h; h &= h - 1) {
       const uint32_t p = static_cast<uint32_t>(__builtin_ctz(h));
-      Cycle from = std::max(asleep_at_ + 1, ports[p]->next_ready());
+      Cycle from = std::max(asleep_at_ + 1, ports[p].next_ready());
       if (paced && taken_[p] == 0) from = std::max(from, next_admit_);
       if (now > from) rejects_ += now - from;
     }
@@ -95,7 +96,7 @@ void Lsu::step() {
   for (uint32_t h = from_start, rest = holding_ & ~from_start; h || rest; h &= h - 1) {
     if (!h) std::swap(h, rest);
     const uint32_t p = static_cast<uint32_t>(__builtin_ctz(h));
-    Link<Packet>& port = *ports[p];
+    Link<Packet>& port = ports[p];
     if (!port.ready(now)) continue;
     const bool starts = taken_[p] == 0;
     if (paced && starts && now < next_admit_) continue;
@@ -138,7 +139,7 @@ void Lsu::step() {
   }
   if (setup_.every_cycle && (!queue_.empty() || holding_)) next = now + 1;
   for (uint32_t h = holding_; h; h &= h - 1) {
-    const Cycle r = ports[static_cast<size_t>(__builtin_ctz(h))]->next_ready();
+    const Cycle r = ports[static_cast<size_t>(__builtin_ctz(h))].next_ready();
     {
       // a waiting packet that did not fit retries when the queue drains (forwarding wakes us)
       if (r > now) next = std::min(next, r);

@@ -43,7 +43,7 @@ class Lsu : public sc_core::sc_module {
  public:
   Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& hash, Stats& stats);
 
-  std::vector<std::unique_ptr<Link<Packet>>> ports;  // one per sub-core
+  std::vector<Link<Packet>> ports;  // one per sub-core, side by side (never resized: the sub-cores hold pointers)
   Link<Request>* to_icnt = nullptr;
   Icnt* icnt = nullptr;  // told which SM input holds flits
   Registered<bool> busy{false};

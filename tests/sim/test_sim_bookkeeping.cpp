@@ -94,7 +94,7 @@ struct LsuDriver : sc_core::sc_module {
   void step() {
     const Cycle now = now_cycle();
     for (auto& port : lsu_.ports)
-      if (port->can_push(now)) port->push(now, Packet(32, Request{}));
+      if (port.can_push(now)) port.push(now, Packet(32, Request{}));
     while (out_.ready(now)) out_.pop(now);
     wake.at(now + 1);
   }
@@ -126,7 +126,7 @@ std::vector<uint64_t> lsu_grants(uint32_t ports, uint32_t per_cycle, Cycle n) {
     lsu.icnt = &icnt;
     LsuDriver drv("drv", lsu, out);
     out.bind(&drv.wake, &lsu.wake);
-    for (auto& p : lsu.ports) p->bind(&lsu.wake, &drv.wake);
+    for (auto& p : lsu.ports) p.bind(&lsu.wake, &drv.wake);
     sc_core::sc_start(cycles(n));
     const auto& g = lsu.grants();
     const ssize_t w = ::write(fds[1], g.data(), g.size() * sizeof(uint64_t));
