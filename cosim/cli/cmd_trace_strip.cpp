@@ -14,6 +14,7 @@
 #include "error.h"
 #include "subcommand.h"
 #include "trace.h"
+#include "trace_copy.h"
 
 namespace arc::cli::cmd_trace_strip {  // named, so the unity build can batch the subcommands
 namespace {
@@ -29,22 +30,10 @@ void run(const Options& o) {
   if (h.timing_only) throw arc::Error(o.in + ": already a timing-only trace");
   h.timing_only = true;
   h.metadata.emplace_back("stripped_from", o.in);
-  arc::AtomicFile file(o.out);
-  uint64_t n = 0, lanes = 0, bytes = 0;
-  {
-    arc::trace::Writer w(file.temp_path(), h);
-    arc::trace::Instr in;
-    while (r.next(in)) {
-      w.write(in);
-      ++n;
-      lanes += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
-    }
-    w.finish();
-    bytes = w.bytes_written();
-  }
-  file.commit();
+  const CopyResult c = copy_records(r, h, o.out, false);
   std::cout << fmt::format("wrote {}: timing-only, {} instructions, {} lane updates, {} bytes ({:.3f} bytes per lane update)\n",
-                           o.out, n, lanes, bytes, lanes ? static_cast<double>(bytes) / static_cast<double>(lanes) : 0.0);
+                           o.out, c.instructions, c.lane_updates, c.bytes,
+                           c.lane_updates ? static_cast<double>(c.bytes) / static_cast<double>(c.lane_updates) : 0.0);
 }
 
 void setup(CLI::App& app) {

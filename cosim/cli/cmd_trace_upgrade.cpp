@@ -13,6 +13,7 @@
 #include "error.h"
 #include "subcommand.h"
 #include "trace.h"
+#include "trace_copy.h"
 
 namespace arc::cli::cmd_trace_upgrade {  // named, so the unity build can batch the subcommands
 namespace {
@@ -27,21 +28,9 @@ void run(const Options& o) {
   if (r.version() == arc::trace::kVersion)
     throw arc::Error(fmt::format("{}: already format version {}", o.in, arc::trace::kVersion));
   const uint16_t from = r.version();
-  arc::AtomicFile file(o.out);
-  uint64_t n = 0, bytes = 0;
-  {
-    arc::trace::Writer w(file.temp_path(), r.header());
-    arc::trace::Instr in;
-    while (r.next(in)) {
-      w.write(in);
-      ++n;
-    }
-    w.finish(r.final_buffer());
-    bytes = w.bytes_written();
-  }
-  file.commit();
+  const CopyResult c = copy_records(r, r.header(), o.out, true);
   std::cout << fmt::format("wrote {}: format version {} (was {}), {} instructions, {} bytes\n", o.out,
-                           arc::trace::kVersion, from, n, bytes);
+                           arc::trace::kVersion, from, c.instructions, c.bytes);
 }
 
 void setup(CLI::App& app) {
