@@ -42,6 +42,36 @@ inline tracegen::GenConfig hot(uint64_t instructions, uint64_t seed) {
   return g;
 }
 
+// One reduce call of a warp: `np` records (params 0..np-1), the call's gap on its first, and
+// kFlagFirstOfWarp on the warp's first record. push_call() appends them to t, each active lane
+// l of param p on word addr(l, p) with value value(l, p) (a timing-only trace keeps 0).
+struct CallSpec {
+  uint32_t sm = 0, subcore = 0, warp = 0;
+  uint32_t mask = 0xFFFFFFFFu, gap = 0, np = 1;
+  bool first = false;  // the warp's first call
+};
+template <class Addr, class Value>
+inline void push_call(trace::Trace& t, uint64_t& seq, const CallSpec& c, Addr addr, Value value) {
+  for (uint32_t p = 0; p < c.np; ++p) {
+    trace::Instr in;
+    in.sm = c.sm;
+    in.subcore = c.subcore;
+    in.warp = c.warp;
+    in.seq = seq++;
+    in.active_mask = c.mask;
+    in.gap = p == 0 ? c.gap : 0;
+    in.flags = (p == 0 && c.first) ? trace::kFlagFirstOfWarp : 0;
+    in.param = static_cast<uint8_t>(p);
+    in.nparams = static_cast<uint8_t>(c.np);
+    for (uint32_t l = 0; l < 32; ++l)
+      if (c.mask >> l & 1) {
+        in.addr[l] = addr(l, p);
+        if (!t.header.timing_only) in.value[l] = value(l, p);
+      }
+    t.instrs.push_back(in);
+  }
+}
+
 // A binary32 word's value (the memory image holds words).
 inline double as_double(uint32_t bits) {
   float f;

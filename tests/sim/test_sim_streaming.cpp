@@ -70,22 +70,13 @@ TEST(SimStreaming, TimingOnlyCallsStreamEqualInMemory) {
       const int64_t stride = (w % 3 == 0) ? -1 : 1 + static_cast<int64_t>(w % 4);  // down and up
       const uint32_t mask = (w % 5 == 0) ? 0x0000FFFFu : 0xFFFFFFFFu >> (w % 7);
       const uint32_t base = 200 + (w * 911 + round * 37) % 60000;
-      for (uint32_t p = 0; p < np; ++p) {
-        trace::Instr in;
-        in.sm = w % 2;
-        in.subcore = (w / 2) % 4;
-        in.warp = w;
-        in.seq = seq[w]++;
-        in.active_mask = mask;
-        in.gap = p == 0 ? 5 + (w + round) % 40 : 0;
-        in.flags = (p == 0 && round == 0) ? trace::kFlagFirstOfWarp : 0;
-        in.param = static_cast<uint8_t>(p);
-        in.nparams = static_cast<uint8_t>(np);
-        for (uint32_t l = 0; l < 32; ++l)
-          if (mask >> l & 1)  // warp-uniform for even warps, 4 words for odd ones
-            in.addr[l] = static_cast<uint32_t>(base + (w % 2 ? (l % 4) * 16 : 0) + static_cast<int64_t>(p) * stride);
-        t.instrs.push_back(in);
-      }
+      // warp-uniform for even warps, 4 words for odd ones
+      testing::push_call(
+          t, seq[w], {w % 2, (w / 2) % 4, w, mask, 5 + (w + round) % 40, np, round == 0},
+          [&](uint32_t l, uint32_t p) {
+            return static_cast<uint32_t>(base + (w % 2 ? (l % 4) * 16 : 0) + static_cast<int64_t>(p) * stride);
+          },
+          [](uint32_t, uint32_t) { return 0u; });
     }
   const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
   std::filesystem::create_directories(dir);

@@ -47,24 +47,10 @@ trace::Trace calls_trace(bool timing_only) {
       const uint32_t np = 1 + (w * 5 + round) % 9;
       const uint32_t mask = 0xFFFFFFFFu >> (w % 9);
       const uint32_t base = 100 + (w * 313 + round * 41) % 15000;
-      for (uint32_t p = 0; p < np; ++p) {
-        trace::Instr in;
-        in.sm = w % 3;
-        in.subcore = (w / 3) % 4;
-        in.warp = w;
-        in.seq = seq[w]++;
-        in.active_mask = mask;
-        in.gap = p == 0 ? 3 + (w * 7 + round) % 50 : 0;
-        in.flags = (p == 0 && round == 0) ? trace::kFlagFirstOfWarp : 0;
-        in.param = static_cast<uint8_t>(p);
-        in.nparams = static_cast<uint8_t>(np);
-        for (uint32_t l = 0; l < 32; ++l)
-          if (mask >> l & 1) {
-            in.addr[l] = base + (w % 2 ? (l % 4) * 8 : 0) + p;
-            if (!timing_only) in.value[l] = 0x3F800000u + ((w * 131 + l * 17 + round) & 0xFFFF);  // 1.0 + a little
-          }
-        t.instrs.push_back(in);
-      }
+      testing::push_call(
+          t, seq[w], {w % 3, (w / 3) % 4, w, mask, 3 + (w * 7 + round) % 50, np, round == 0},
+          [&](uint32_t l, uint32_t p) { return base + (w % 2 ? (l % 4) * 8 : 0) + p; },
+          [&](uint32_t l, uint32_t) { return 0x3F800000u + ((w * 131 + l * 17 + round) & 0xFFFF); });  // 1.0 + a little
     }
   if (!timing_only) t.final_buffer.assign(t.header.buffer_words, 0);
   return t;
