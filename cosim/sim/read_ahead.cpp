@@ -93,19 +93,26 @@ Fixed read_fixed(const uint8_t*& p) {
   return f;
 }
 
-}  // namespace
-
-void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride) {
+// read_fixed(), with the fields an Instr and an InstrBrief share set in `out`.
+template <class Out>
+Fixed read_common(const uint8_t*& p, Out& out, uint32_t& more, int64_t& stride) {
   const Fixed f = read_fixed(p);
   out.active_mask = f.mask;
   out.gap = f.gap;
   out.param = f.param;
   out.nparams = f.nparams;
+  out.flags = f.flags;
   more = f.more;
   stride = f.stride;
+  return f;
+}
+
+}  // namespace
+
+void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride) {
+  const Fixed f = read_common(p, out, more, stride);
   out.subcore = f.subcore;
   out.seq = f.seq;
-  out.flags = f.flags;
   out.reduced_mask = f.reduced;
   if (values) out.value.fill(0);  // inactive lanes read zero, as from the reader (a timing-only head's stay 0)
   if (*p++) {
@@ -127,14 +134,7 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, in
 }
 
 void unpack_brief(const uint8_t* p, InstrBrief& out, uint32_t& more, int64_t& stride) {
-  const Fixed f = read_fixed(p);
-  out.active_mask = f.mask;
-  out.gap = f.gap;
-  out.param = f.param;
-  out.nparams = f.nparams;
-  more = f.more;
-  stride = f.stride;
-  out.flags = f.flags;
+  read_common(p, out, more, stride);
   out.uniform = *p++ != 0;
   out.addr = out.uniform ? static_cast<uint32_t>(get(p)) : 0;
 }
