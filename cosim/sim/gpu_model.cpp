@@ -45,6 +45,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   is.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
   is.input_depth = std::max<uint32_t>(is.flits_per_cycle, static_cast<uint32_t>(g.lsu_issue_per_cycle));
   icnt_ = std::make_unique<Icnt>("icnt", is);
+  icnt_->word_state = words_.data();
   for (size_t r = 0; r < rops_.size(); ++r) {
     rops_[r]->in.set_capacity(static_cast<size_t>(rop_queue_depth(spec)));
     rops_[r]->in.bind(&rops_[r]->wake, &icnt_->wake);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rop.h"
+
 namespace arc::sim {
 
 Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
@@ -97,6 +99,7 @@ void Icnt::step() {
       const uint64_t es = std::max<uint64_t>(eject_slot_[rop], (now + lat) * E);
       eject_slot_[rop] = es + r.bytes;
       const Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, last + lat);
+      if (word_state) __builtin_prefetch(word_state + r.addr());
       out.push(now, in.pop(now), at - now);
     }
     if (blocked) return;

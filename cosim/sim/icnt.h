@@ -25,6 +25,8 @@
 
 namespace arc::sim {
 
+struct WordState;
+
 struct IcntSetup {
   uint32_t sms = 1;
   uint32_t rops = 1;
@@ -41,6 +43,10 @@ class Icnt : public sc_core::sc_module {
 
   std::vector<Link<Request>> from_sm;  // side by side: the crossbar visits them every cycle (never resized)
   std::vector<Link<Request>*> to_rop;
+  // The ROP units' per-word state (indexed by word address), or null: a request's word is
+  // prefetched as it enters the crossbar, so its unit finds it in cache (a hint: no effect
+  // on timing or results).
+  const WordState* word_state = nullptr;
   Wake wake;
   bool drained() const {
     for (const auto& in : from_sm)

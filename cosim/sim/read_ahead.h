@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <deque>
+#include <memory>
 #include <vector>
 
 #include "lane_mask.h"
@@ -98,7 +98,7 @@ class ChunkQueues {
     take(w, out, 2);
     take(w, out + 2, record_length(out) - 2);
   }
-  size_t chunks_peak() const { return chunks_.size(); }  // the pool never shrinks: its size is the peak
+  size_t chunks_peak() const { return chunks_; }  // the pool never shrinks: its size is the peak
 
  private:
   static constexpr uint32_t kNil = ~0u;
@@ -111,21 +111,27 @@ class ChunkQueues {
     uint32_t rd = 0, wr = 0;            // read offset in head, write offset in tail
     uint32_t count = 0;                 // records
   };
-  Chunk& chunk(uint32_t c) { return chunks_[c]; }
+  // Chunks live in blocks of kBlock that never move: chunk c is one index into a short table
+  // of blocks away (a std::deque of these 260-byte chunks held one per node, behind a map
+  // lookup that missed the cache as often as the chunk did).
+  static constexpr uint32_t kBlockShift = 10, kBlock = 1u << kBlockShift;
+  Chunk& chunk(uint32_t c) { return blocks_[c >> kBlockShift][c & (kBlock - 1)]; }
+  const Chunk& chunk(uint32_t c) const { return blocks_[c >> kBlockShift][c & (kBlock - 1)]; }
   uint32_t take_chunk() {
     if (free_.empty()) {
-      chunks_.emplace_back();
-      return static_cast<uint32_t>(chunks_.size() - 1);
+      if (chunks_ % kBlock == 0) blocks_.push_back(std::make_unique<Chunk[]>(kBlock));
+      return chunks_++;
     }
     const uint32_t c = free_.back();
     free_.pop_back();
-    chunks_[c].next = kNil;
+    chunk(c).next = kNil;
     return c;
   }
   void give_chunk(uint32_t c) { free_.push_back(c); }
 
   std::vector<Queue> q_;
-  std::deque<Chunk> chunks_;  // stable addresses, grows in blocks
+  std::vector<std::unique_ptr<Chunk[]>> blocks_;
+  uint32_t chunks_ = 0;  // chunks made (in blocks_)
   std::vector<uint32_t> free_;
 };
 
