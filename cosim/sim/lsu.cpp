@@ -10,16 +10,16 @@ namespace arc::sim {
 
 Lsu::Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& hash, Stats& stats)
     : sc_module(name), setup_(setup), hash_(hash), stats_(stats) {
-  if (setup.ports > 32) throw Error("internal: an LSU of more than 32 ports");
+  if (setup.ports > kMaxPorts) throw Error("internal: an LSU of more than 32 ports");
   ports.reserve(setup.ports);
   for (uint32_t i = 0; i < setup.ports; ++i) {
     ports.emplace_back(1);  // reserved: the links never move once wired
     ports.back().watch(&holding_, 1u << i);
     ports.back().set_consumer_asleep_flag(&asleep_);
   }
-  taken_.assign(setup.ports, 0);
-  occ_hist_.assign(static_cast<size_t>(setup.depth) + 1, 0);
-  grants_.assign(setup.ports, 0);
+  const size_t hist = static_cast<size_t>(setup.depth) + 1;
+  if (hist > kInlineHist) occ_heap_.assign(hist, 0);
+  occ_hist_ = hist > kInlineHist ? occ_heap_.data() : occ_inline_.data();
   wake.bind([this] { step(); });
 }
 
@@ -55,7 +55,7 @@ void Lsu::finish(Cycle end) {
   stats_.lsu_full_rejects += rejects_;
   s.requests_to_l2 += requests_;
   occ_max_ = rejects_ = requests_ = occ_sum_ = 0;
-  std::fill(occ_hist_.begin(), occ_hist_.end(), 0);
+  std::fill(occ_hist_, occ_hist_ + setup_.depth + 1, 0);
   occ_hist_top_ = 0;
 }
 
