@@ -29,6 +29,7 @@ Python 3 standard library (matplotlib only for --plot).
 """
 import argparse
 import concurrent.futures as cf
+import csv
 import json
 import os
 import subprocess
@@ -43,13 +44,31 @@ SWEEPS = ["k_per_warp", "active_same", "active_distinct", "hotspot", "sms_distin
 BIG = ["--buffer-words", "16777216"]
 
 
-def case_of(r):
+def placed(sms, where):
+    """`trace gen` flags putting a launch of `sms` blocks (one per SM) on the SMs the H100 gave it
+    (where.csv: the model's GPC level shares a GPC's link among the SMs on it); none when the
+    launch is not in where.csv or fills the chip."""
+    ids = where.get(sms)
+    return ["--sm-ids", ",".join(map(str, ids))] if ids and len(ids) == sms and sms < 132 else []
+
+
+def read_where(path):
+    """where.csv (sw/microbench/placement.cu): launch size -> the SM id of each block."""
+    out = {}
+    if path:
+        for r in csv.DictReader(open(path)):
+            out.setdefault(int(r["launch_blocks"]), []).append(int(r["smid"]))
+    return out
+
+
+def case_of(r, where=None):
     """(name, trace gen flags) of one throughput.csv row."""
+    where = where or {}
     sw, k, stride, active, sms = r["sweep"], int(r["k"]), int(r["lane_stride"]), int(r["active"]), int(r["sms"])
     if sw == "k_per_warp":
-        where = "one line" if stride == 1 else "own lines"
+        lines = "one line" if stride == 1 else "own lines"
         share = ["--sharing", "line", "--k", str(k)] if stride == 1 else ["--sharing", "k", "--k", str(k)]
-        return f"k_per_warp k={k} {where}", ["-n", "67584"] + BIG + share
+        return f"k_per_warp k={k} {lines}", ["-n", "67584"] + BIG + share
     if sw in ("active_same", "active_distinct", "active_offset", "lane_major"):
         # active_offset (regions 4 KB + 128 B apart) and lane_major (a warp's lanes ~1 MB apart)
         # replay as active_distinct: the generator's distinct lanes draw random words
@@ -58,18 +77,20 @@ def case_of(r):
                                                                   "--active", str(active)]
     if sw in ("sms_active_distinct", "sms_active_offset"):  # one block of 32 warps per SM
         return f"{sw} sms={sms} active={active}", ["-n", str(4096 * sms), "--sms", str(sms), "--warps-per-subcore",
-                                                   "8"] + BIG + ["--sharing", "distinct", "--activity", "first",
-                                                                 "--active", str(active)]
+                                                   "8"] + placed(sms, where) + BIG + [
+                                                       "--sharing", "distinct", "--activity", "first",
+                                                       "--active", str(active)]
     if sw == "hotspot":
         share = ["--buffer-words", "1", "--sharing", "same"] if k == 1 else \
             ["--buffer-words", "32", "--sharing", "line", "--k", "32"]
         return f"hotspot k={k}", ["-n", "4224"] + share
     share = {"sms_distinct": ["--sharing", "distinct"], "sms_same": ["--sharing", "same"],
              "sms_coalesced": ["--sharing", "line", "--k", "32"]}[sw]
-    return f"{sw} sms={sms}", ["-n", str(2048 * max(sms, 2)), "--sms", str(sms), "--warps-per-subcore", "8"] + BIG + share
+    return f"{sw} sms={sms}", ["-n", str(2048 * max(sms, 2)), "--sms", str(sms), "--warps-per-subcore", "8"] + \
+        placed(sms, where) + BIG + share
 
 
-def cases(raws, only=None):
+def cases(raws, only=None, where=None):
     """Scalar RED rows of each raw directory's throughput.csv; a later directory adds only the
     sweeps the earlier ones lack (a newer run's repeat of an old sweep is not counted twice)."""
     out, seen = [], set()
@@ -77,11 +98,11 @@ def cases(raws, only=None):
         got = [r for r in rows(raw, "throughput.csv") if r["sweep"] not in seen]
         seen |= {r["sweep"] for r in got}
         out += [r for r in got if r["op"] == "red" and r["sweep"] in SWEEPS and not (only and r["sweep"] not in only)]
-    return [case(r) for r in out]
+    return [case(r, where) for r in out]
 
 
-def case(r):
-    name, flags = case_of(r)
+def case(r, where=None):
+    name, flags = case_of(r, where)
     return {"case": name, "sweep": r["sweep"], "flags": flags, "measured": float(r["lane_ops_per_clk"])}
 
 
@@ -97,7 +118,7 @@ def predict(arcsim, work, c, args):
 
 
 def evaluate(a, only=None):
-    cs = cases(a.raw, only)
+    cs = cases(a.raw, only, read_where(a.where))
     with tempfile.TemporaryDirectory() as work, cf.ThreadPoolExecutor(a.jobs) as ex:
         futs = [ex.submit(predict, a.arcsim, work, c, a.args.split()) for c in cs]
         for c, f in zip(cs, futs):
@@ -162,6 +183,9 @@ def main():
                                                               "microbench-lanes")],
                     help="microbenchmark directories (throughput.csv); a later one adds only sweeps the earlier lack")
     ap.add_argument("--args", default="--gpu h100", help="arguments for arcsim sim (the model's configuration)")
+    ap.add_argument("--where", default=os.path.join(root, "results", "h100", "validation", "full", "placement", "run4",
+                                                     "where.csv"),
+                    help="where.csv of a placement.cu run: the SMs each SM-sweep launch ran on ('' for SMs 0..n-1)")
     ap.add_argument("--json")
     ap.add_argument("--md")
     ap.add_argument("--plot")
@@ -177,6 +201,8 @@ def main():
         with open(a.check) as f:
             doc = json.load(f)
         a.args = doc["args"]
+        if "where" in doc:
+            a.where = os.path.join(root, doc["where"]) if doc["where"] else ""
         got = {c["case"]: c["predicted"] for c in evaluate(a, set(a.cases.split(",")))}
         if not got:
             print(f"micro_sweep.py: error: no rows of sweeps {a.cases}", file=sys.stderr)
@@ -191,6 +217,7 @@ def main():
         return 0 if ok else 1
     cs = evaluate(a)
     doc = {"generated": provenance(a.arcsim), "args": a.args, "raw": [os.path.relpath(r, root) for r in a.raw],
+           "where": os.path.relpath(a.where, root) if a.where else "",
            "summary": summary(cs), "cases": [{k: c[k] for k in ("case", "sweep", "measured", "predicted", "error")}
                                              for c in cs]}
     s = doc["summary"]

@@ -198,6 +198,10 @@ void setup(CLI::App& app) {
   gen->add_option("--sms", c.sms, "SMs")
       ->transform(gen_check("sms"))
       ->capture_default_str();
+  gen->add_option("--sm-ids", c.sm_ids,
+                  "the id of each of the --sms SMs, comma-separated (default 0..sms-1): e.g. where a GPU placed a "
+                  "launch's blocks (the header's SM count becomes the largest id + 1)")
+      ->delimiter(',');
   gen->add_option("--subcores", c.subcores_per_sm, "sub-cores per SM")
       ->transform(gen_check("subcores"))
       ->capture_default_str();

@@ -142,6 +142,7 @@ GpuConfig parse_gpu(std::string_view toml_text, const std::string& origin) {
   }
   for (const auto& p : gpu_params())
     if (!p.default_value && !seen.count(p.key)) fail(origin, p.key, std::string("missing (required: ") + p.meaning + ")");
+  validate(cfg, origin);  // the cross-checks (GPC level) too
   return cfg;
 }
 
@@ -321,7 +322,65 @@ std::string resolved_text(const GpuConfig& gpu, const ModelKnobs& knobs) {
   return s.str();
 }
 
+namespace {
+
+std::vector<std::uint32_t> parse_gpc_of_sm(const GpuConfig& cfg, const std::string& origin) {
+  std::vector<std::uint32_t> out;
+  if (cfg.gpc_of_sm.empty()) return out;
+  for (char ch : cfg.gpc_of_sm) {
+    if (ch < '0' || ch > '9')
+      fail(origin, "gpc_of_sm", std::string("'") + ch + "' is not a GPC digit 0-9 (one digit per SM)");
+    out.push_back(static_cast<std::uint32_t>(ch - '0'));
+  }
+  if (static_cast<std::int64_t>(out.size()) < cfg.sms)
+    fail(origin, "gpc_of_sm", std::to_string(out.size()) + " digits for " + std::to_string(cfg.sms) +
+                                  " SMs (one GPC digit per SM; set it too when changing sms, or gpc_of_sm= for no "
+                                  "GPC level)");
+  return out;
+}
+
+std::vector<std::uint32_t> parse_gpc_rates(const GpuConfig& cfg, const std::vector<std::uint32_t>& map,
+                                           const std::string& origin) {
+  std::vector<std::uint32_t> out;
+  std::string list = cfg.icnt_gpc_bytes_per_cycle;
+  std::replace(list.begin(), list.end(), ',', ' ');  // commas or spaces between the rates
+  std::istringstream in(list);
+  for (std::string tok; in >> tok;) {
+    std::size_t used = 0;
+    long v = -1;
+    try {
+      v = std::stol(tok, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != tok.size() || v < 1 || v > 1'000'000)
+      fail(origin, "icnt_gpc_bytes_per_cycle", "'" + tok + "' is not a byte rate 1..1000000");
+    out.push_back(static_cast<std::uint32_t>(v));
+  }
+  if (map.empty()) {
+    if (!out.empty()) fail(origin, "icnt_gpc_bytes_per_cycle", "is given but gpc_of_sm is empty (no GPC level)");
+    return out;
+  }
+  const std::uint32_t gpcs = *std::max_element(map.begin(), map.end()) + 1;
+  if (out.size() != gpcs)
+    fail(origin, "icnt_gpc_bytes_per_cycle", std::to_string(out.size()) + " rates for the " + std::to_string(gpcs) +
+                                                 " GPCs gpc_of_sm names (one per GPC)");
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> gpc_of_sm(const GpuConfig& cfg) {
+  std::vector<std::uint32_t> map = parse_gpc_of_sm(cfg, cfg.source_file);
+  if (!map.empty()) map.resize(static_cast<size_t>(cfg.sms));  // a longer map: its first sms SMs
+  return map;
+}
+std::vector<std::uint32_t> gpc_bytes_per_cycle(const GpuConfig& cfg) {
+  return parse_gpc_rates(cfg, parse_gpc_of_sm(cfg, cfg.source_file), cfg.source_file);
+}
+
 void validate(const GpuConfig& cfg, const std::string& origin) {
+  (void)parse_gpc_rates(cfg, parse_gpc_of_sm(cfg, origin), origin);
   for (const auto& p : gpu_params()) {
     switch (p.kind) {
       case Kind::Int: {
@@ -353,7 +412,10 @@ std::string value_text(const GpuConfig& cfg, std::string_view key) {
   s.precision(12);
   if (p->kind == Kind::Int) s << cfg.*std::get<std::int64_t GpuConfig::*>(p->field);
   if (p->kind == Kind::Float) s << cfg.*std::get<double GpuConfig::*>(p->field);
-  if (p->kind == Kind::String) s << cfg.*std::get<std::string GpuConfig::*>(p->field);
+  if (p->kind == Kind::String) {
+    const std::string& v = cfg.*std::get<std::string GpuConfig::*>(p->field);
+    s << (v.empty() ? "\"\"" : v);  // an empty string as TOML writes it (e.g. no GPC level)
+  }
   return s.str();
 }
 

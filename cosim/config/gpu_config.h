@@ -73,6 +73,10 @@ struct GpuConfig {
   std::int64_t request_multi_lane_bytes = 0;  // extra bytes of a round that carries more than one lane
   std::int64_t icnt_latency = 0;         // SM-to-L2 crossbar latency, cycles
   std::int64_t icnt_flits_per_cycle = 0; // crossbar flits accepted per cycle per SM
+  // GPC level (empty gpc_of_sm: none): the SMs of a GPC share one link into the crossbar
+  std::string gpc_of_sm;                 // one digit per SM, in SM-id order: its GPC
+  std::string icnt_gpc_bytes_per_cycle;  // per GPC, spaces or commas between: bytes its link carries per cycle
+  std::int64_t icnt_gpc_header_bytes = 0;  // bytes a request takes on that link besides 4 per value
   // L2 atomic (ROP) units
   std::int64_t rop_units = 0;          // atomic units, address-sliced
   std::int64_t rop_ops_per_cycle = 0;  // atomic ops per unit per cycle
@@ -142,6 +146,11 @@ std::string resolved_text(const GpuConfig& gpu, const ModelKnobs& knobs);  // a 
 // Throws arc::Error if any value is out of range (used after overrides and by tools that
 // build a GpuConfig in code).
 void validate(const GpuConfig& cfg, const std::string& origin);
+
+// The GPC level as numbers (validate() has checked both strings): the GPC of each SM (empty:
+// no GPC level) and each GPC's link bytes per cycle.
+std::vector<std::uint32_t> gpc_of_sm(const GpuConfig& cfg);
+std::vector<std::uint32_t> gpc_bytes_per_cycle(const GpuConfig& cfg);
 
 // Folder searched for named GPUs, and the names found there (sorted).
 std::string config_dir();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "error.h"
 #include "rop.h"
 
 namespace arc::sim {
@@ -14,7 +15,14 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
       blocked_(setup.rops),
       blocked_rops_(setup.rops),
       sm_slot_(setup.sms, 0),
-      eject_slot_(setup.rops, 0) {
+      eject_slot_(setup.rops, 0),
+      gpc_slot_(setup.gpc_bytes.size(), 0),
+      gpc_wait_(setup.gpc_bytes.size()) {
+  if (!setup.gpc_of_sm.empty() && setup.gpc_of_sm.size() != setup.sms)
+    throw Error("internal: the crossbar's GPC map covers " + std::to_string(setup.gpc_of_sm.size()) + " of " +
+                std::to_string(setup.sms) + " SMs");
+  for (uint32_t g : setup.gpc_of_sm)
+    if (g >= setup.gpc_bytes.size()) throw Error("internal: GPC " + std::to_string(g) + " has no link rate");
   from_sm.assign(setup.sms, Link<Request>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   wake.bind([this] { step(); });
@@ -74,12 +82,26 @@ void Icnt::step() {
     else recheck_.push_back(static_cast<uint32_t>(rop));
   });
   parked_.release(now, [&](uint32_t sm) { activate(sm); });
-  active_.for_each_from(rr, [&](size_t smi) {
+  const bool gpc = !setup_.gpc_of_sm.empty();
+  bool serving = false;  // visiting a GPC's waiters, oldest first (they go before the others)
+  // One SM's turn: it sends from its head while its link (and its GPC's) has room this cycle
+  // and the head's ROP unit has an input entry; then it blocks, waits for its GPC, parks,
+  // idles or stays in the visiting order.
+  auto visit = [&](size_t smi) {
     const uint32_t sm = static_cast<uint32_t>(smi);
     Link<Request>& in = from_sm[sm];
     bool blocked = false;
     uint64_t& slot = sm_slot_[sm];
-    while (in.ready(now) && std::max<uint64_t>(slot, now * F) < (now + 1) * F) {
+    // Its GPC's link (GPC level): bytes G per cycle, shared with the GPC's other SMs, which
+    // take it in the order they found it full (gpc_wait_): an SM that is not a waiter lets
+    // the waiters go first.
+    const uint32_t g = gpc ? setup_.gpc_of_sm[sm] : 0;
+    uint64_t* gslot = gpc ? &gpc_slot_[g] : nullptr;
+    const uint64_t G = gpc ? setup_.gpc_bytes[g] : 1;
+    auto gpc_room = [&] {
+      return !gpc || (std::max<uint64_t>(*gslot, now * G) < (now + 1) * G && (serving || gpc_wait_[g].empty()));
+    };
+    while (in.ready(now) && std::max<uint64_t>(slot, now * F) < (now + 1) * F && gpc_room()) {
       const Request& r = in.front();
       const uint32_t rop = r.rop;
       Link<Request>& out = *to_rop[rop];
@@ -94,7 +116,11 @@ void Icnt::step() {
       }
       const uint64_t s = std::max<uint64_t>(slot, now * F);
       slot = s + r.link_bytes;
-      const Cycle last = (slot - 1) / F;  // the cycle its last byte leaves the SM
+      Cycle last = (slot - 1) / F;  // the cycle its last byte leaves the SM
+      if (gpc) {  // ... and its GPC
+        *gslot = std::max<uint64_t>(*gslot, now * G) + gpc_bytes_of(r);
+        last = std::max<Cycle>(last, (*gslot - 1) / G);
+      }
       // Ejection: at most eject_per_cycle flits per ROP port per cycle, in order.
       const uint64_t es = std::max<uint64_t>(eject_slot_[rop], (now + lat) * E);
       eject_slot_[rop] = es + r.bytes;
@@ -107,6 +133,15 @@ void Icnt::step() {
     // Until then it waits out of the visiting order (an LSU push only appends behind the
     // head, so it cannot make that cycle earlier).
     Cycle resume = kNever;
+    if (gpc && in.ready(now) && std::max<uint64_t>(slot, now * F) < (now + 1) * F) {
+      // Its own link has room, its GPC's has none (or others wait for it first): it joins
+      // the GPC's waiters, served in order as the link frees (see the start of step()).
+      gpc_wait_[g].push_back(sm);
+      state_[sm] = kGpcWait;
+      active_.erase(sm);
+      next = std::min(next, std::max<Cycle>(now + 1, *gslot / G));
+      return;
+    }
     if (in.ready(now)) resume = std::max<Cycle>(now + 1, slot / F);
     else if (!in.empty()) resume = in.next_ready();
     if (resume == kNever) {
@@ -118,8 +153,29 @@ void Icnt::step() {
       active_.erase(sm);
     } else {
       next = std::min(next, resume);
+      if (serving) {  // a waiter that stays in the order: the global pass below looks at it again
+        state_[sm] = kActive;
+        active_.insert(sm);
+      }
     }
-  });
+  };
+  // The GPCs' waiters first, oldest first, while their GPC's link has room this cycle.
+  if (gpc) {
+    serving = true;
+    for (size_t g = 0; g < gpc_wait_.size(); ++g) {
+      std::deque<uint32_t>& q = gpc_wait_[g];
+      const uint64_t G = setup_.gpc_bytes[g];
+      while (!q.empty() && std::max<uint64_t>(gpc_slot_[g], now * G) < (now + 1) * G) {
+        const uint32_t sm = q.front();
+        q.pop_front();
+        state_[sm] = kActive;
+        visit(sm);
+      }
+      if (!q.empty()) next = std::min(next, std::max<Cycle>(now + 1, gpc_slot_[g] / G));
+    }
+    serving = false;
+  }
+  active_.for_each_from(rr, visit);
   // A unit whose remaining waiters were not visited is full now: the next pop must wake us.
   for (uint32_t rop : recheck_)
     if (!blocked_[rop].empty()) to_rop[rop]->await_room(now);

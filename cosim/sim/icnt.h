@@ -7,6 +7,9 @@
 //    left, and each output port delivers at most icnt_eject_per_cycle flits per cycle
 //    (contention at a hot L2 slice queues there, in the order the requests entered), bytes
 //    again: a flit is flit_bytes.
+//  - GPC level (optional): the SMs of one GPC also share that GPC's link into the crossbar,
+//    gpc_bytes[g] bytes per cycle; a request takes gpc_header_bytes + 4 per value it carries
+//    on it (a run of n one-lane requests: n requests), and leaves when both links have room.
 //  - Credits: a ROP unit's input Link counts flits in flight to it, so the crossbar never
 //    sends more than the ROP can buffer; a ROP that stops draining stalls the SMs that
 //    target it, which fills their LSU queues: that is the back-pressure the ARC scheduler sees.
@@ -14,6 +17,7 @@
 #include <systemc>
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -35,6 +39,11 @@ struct IcntSetup {
   uint32_t eject_per_cycle = 1;
   uint32_t flit_bytes = 32;
   uint32_t input_depth = 2;  // flits buffered at each SM input
+  // GPC level (empty gpc_of_sm: none): the SMs of GPC g share a link into the crossbar of
+  // gpc_bytes[g] bytes per cycle; a request takes gpc_header_bytes + 4 per value on it.
+  std::vector<uint32_t> gpc_of_sm;
+  std::vector<uint32_t> gpc_bytes;
+  uint32_t gpc_header_bytes = 0;
 };
 
 class Icnt : public sc_core::sc_module {
@@ -69,7 +78,7 @@ class Icnt : public sc_core::sc_module {
   // Each SM with flits is in the visiting order, waiting on the one ROP unit whose full input
   // blocks its head, or parked until a known cycle (its link busy with an earlier request,
   // or its head not yet visible).
-  enum : char { kIdle, kActive, kBlocked, kParked };
+  enum : char { kIdle, kActive, kBlocked, kParked, kGpcWait };
   std::vector<char> state_;                      // per SM
   BitSet active_;                                // SMs in the visiting order (ascending from the cycle's first)
   std::vector<std::vector<uint32_t>> blocked_;   // per ROP unit: the SMs waiting on its input
@@ -80,6 +89,13 @@ class Icnt : public sc_core::sc_module {
   // of each ROP port's ejection.
   std::vector<uint64_t> sm_slot_;
   std::vector<uint64_t> eject_slot_;
+  std::vector<uint64_t> gpc_slot_;  // per GPC: its link's next free byte slot (GPC level only)
+  std::vector<std::deque<uint32_t>> gpc_wait_;  // per GPC: SMs whose head found its link full, oldest first
+  // The bytes request r takes on its GPC's link.
+  uint64_t gpc_bytes_of(const Request& r) const {
+    const uint64_t h = setup_.gpc_header_bytes;
+    return r.run() ? uint64_t{r.count} * (h + 4) : h + 4 * uint64_t{r.count};
+  }
 };
 
 }  // namespace arc::sim

@@ -1,5 +1,6 @@
 #include "tracegen.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -246,6 +247,7 @@ trace::Header make_header(const GenConfig& c) {
   trace::Header h;
   h.gpu_name = "synthetic";
   h.sm_count = c.sms;
+  for (uint32_t id : c.sm_ids) h.sm_count = std::max(h.sm_count, id + 1);
   h.subcores_per_sm = c.subcores_per_sm;
   h.kernel_name = "arc_tracegen";
   h.method = c.method;
@@ -269,6 +271,11 @@ trace::Header make_header(const GenConfig& c) {
                 {"final_buffer", "replay of the method's atomics in trace order, FTZ=1 (ROP)"}};
   if (c.activity == Activity::First) h.metadata.emplace_back("active", std::to_string(c.active));
   if (c.fixed_addresses) h.metadata.emplace_back("fixed_addresses", "1");
+  if (!c.sm_ids.empty()) {
+    std::string ids;
+    for (uint32_t id : c.sm_ids) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    h.metadata.emplace_back("sm_ids", ids);
+  }
   return h;
 }
 
@@ -281,6 +288,18 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
     throw Error("generator: sms, subcores_per_sm and warps_per_subcore must be > 0");
   if (c.lane_prob < 0 || c.lane_prob > 1 || c.p_same < 0 || c.p_same > 1 || c.special_prob < 0 || c.special_prob > 1)
     throw Error("generator: probabilities must lie in [0, 1]");
+  if (!c.sm_ids.empty()) {
+    if (c.sm_ids.size() != c.sms)
+      throw Error("generator: " + std::to_string(c.sm_ids.size()) + " SM ids given for " + std::to_string(c.sms) +
+                  " SMs (--sm-ids needs one id per SM of --sms)");
+    std::vector<uint32_t> sorted = c.sm_ids;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      throw Error("generator: SM id " + std::to_string(*std::adjacent_find(sorted.begin(), sorted.end())) +
+                  " is given twice in --sm-ids");
+    if (sorted.back() >= 4096)
+      throw Error("generator: SM id " + std::to_string(sorted.back()) + " is out of range 0..4095");
+  }
   if (c.threshold > 32)
     throw Error("generator: threshold " + std::to_string(c.threshold) +
                 " exceeds the 32 lanes of a warp, so no group would ever be reduced (give 0..32)");
@@ -307,7 +326,7 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
   std::vector<std::array<uint32_t, trace::kLanes>> fixed(c.fixed_addresses ? next_seq.size() : 0);
   for (uint64_t i = 0; i < c.instructions; ++i) {
     const uint32_t wid = r.below(next_seq.size());
-    in.sm = wid / warps_per_sm;
+    in.sm = c.sm_ids.empty() ? wid / warps_per_sm : c.sm_ids[wid / warps_per_sm];
     in.warp = wid % warps_per_sm;
     in.subcore = in.warp % c.subcores_per_sm;
     in.seq = next_seq[wid]++;

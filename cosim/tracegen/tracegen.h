@@ -61,6 +61,10 @@ struct GenConfig {
   // Each warp draws its lanes' addresses once and reuses them in every instruction (the
   // microbenchmark kernels' pattern: a thread adds to one fixed word); default: fresh each time.
   bool fixed_addresses = false;
+  // The SM id of each of the `sms` SMs the warps run on (empty: 0..sms-1): where a GPU placed a
+  // launch's blocks, so a replay finds them where the hardware had them (GPC sharing). The
+  // header's SM count is then one past the largest id.
+  std::vector<uint32_t> sm_ids;
 };
 
 trace::Header make_header(const GenConfig& cfg);

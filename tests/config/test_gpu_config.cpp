@@ -10,6 +10,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "error.h"
 #include "gpu_config.h"
@@ -153,6 +154,26 @@ TEST(GpuConfig, WrongTypeNamesKeyAndFile) {
                            "bad.toml");
                }),
                "clock_ghz", "bad.toml");
+}
+
+// The GPC level: one GPC digit per SM (a longer map is the first sms SMs'), one link rate per
+// GPC the map names; anything else is one line naming the key and the file.
+TEST(GpuConfig, GpcLevelIsCheckedAndParsed) {
+  const GpuConfig c = parse_gpu(kMinimal + "gpc_of_sm = \"0110\"\nicnt_gpc_bytes_per_cycle = \"48 96\"\n"
+                                           "icnt_gpc_header_bytes = 20\n", "ok.toml");
+  EXPECT_EQ(arc::config::gpc_of_sm(c), (std::vector<uint32_t>{0, 1}));  // sms = 2: the first two
+  EXPECT_EQ(arc::config::gpc_bytes_per_cycle(c), (std::vector<uint32_t>{48, 96}));
+  EXPECT_TRUE(arc::config::gpc_of_sm(parse_gpu(kMinimal, "ok.toml")).empty());
+  expect_names(parse_error("gpc_of_sm = \"0\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "gpc_of_sm", "bad.toml");
+  expect_names(parse_error("gpc_of_sm = \"0a\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "gpc_of_sm", "bad.toml");
+  expect_names(parse_error("gpc_of_sm = \"01\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "icnt_gpc_bytes_per_cycle",
+               "bad.toml");  // two GPCs, one rate
+  expect_names(parse_error("gpc_of_sm = \"01\"\nicnt_gpc_bytes_per_cycle = \"48 x\"\n"), "icnt_gpc_bytes_per_cycle",
+               "bad.toml");
+  expect_names(parse_error("gpc_of_sm = \"01\"\nicnt_gpc_bytes_per_cycle = \"48 0\"\n"), "icnt_gpc_bytes_per_cycle",
+               "bad.toml");
+  expect_names(parse_error("icnt_gpc_bytes_per_cycle = \"48\"\n"), "icnt_gpc_bytes_per_cycle", "bad.toml");
+  expect_names(parse_error("icnt_gpc_header_bytes = -1\n"), "icnt_gpc_header_bytes", "bad.toml");
 }
 
 TEST(GpuConfig, ImpossibleValuesNameKeyAndFile) {
