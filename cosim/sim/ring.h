@@ -4,10 +4,28 @@
 // elements as a queue slides along it).
 #pragma once
 #include <cstddef>
+#include <new>
 #include <utility>
 #include <vector>
 
 namespace arc::sim {
+
+// Storage on cache-line boundaries: a Link's slot (the cycle and a 56-byte Request) is one line,
+// not two, and the model touches each slot once, from cold, per request that passes.
+template <class T>
+struct LineAligned {
+  using value_type = T;
+  static constexpr std::align_val_t kAlign{64};
+  LineAligned() = default;
+  template <class U>
+  LineAligned(const LineAligned<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
+  void deallocate(T* p, size_t) { ::operator delete(p, kAlign); }
+  template <class U>
+  bool operator==(const LineAligned<U>&) const { return true; }
+  template <class U>
+  bool operator!=(const LineAligned<U>&) const { return false; }
+};
 
 template <class T>
 class Ring {
@@ -43,13 +61,13 @@ class Ring {
 
  private:
   void grow() {
-    std::vector<T> b(buf_.empty() ? 8 : 2 * buf_.size());
+    std::vector<T, LineAligned<T>> b(buf_.empty() ? 8 : 2 * buf_.size());
     for (size_t i = 0; i < n_; ++i) b[i] = std::move((*this)[i]);
     buf_ = std::move(b);
     head_ = 0;
     mask_ = buf_.size() - 1;
   }
-  std::vector<T> buf_;
+  std::vector<T, LineAligned<T>> buf_;
   size_t head_ = 0, n_ = 0, mask_ = 0;
 };
 
