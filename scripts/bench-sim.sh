@@ -173,6 +173,42 @@ wall times above vary run to run by 10-20 %.
                 form, parent, child = parts[0], int(parts[1]), int(parts[2])
                 f.write(f"| {'full (values)' if form == 'full' else 'timing-only'} | {parent/1e6:,.0f} M | {(child-parent)/1e6:,.0f} M | "
                         f"{child/1e6:,.0f} M | {child/1e5:,.0f} |\n")
+    import glob
+    # Issue 16's trace on one core of the device machine: scripts/bench-onecore.sh's runs
+    # (results/h100/onecore/run*/onecore.json), builds interleaved in each round.
+    repo_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(full_log))))
+    oc_runs = sorted(glob.glob(os.path.join(repo_root, "results", "h100", "onecore", "run*", "onecore.json")))
+    if oc_runs:
+        # The same build in several calls: how far the host's speed moves between them.
+        seen = collections.defaultdict(list)
+        for path in oc_runs:
+            for r in json.load(open(path))["results"]:
+                seen[os.path.basename(r["build"])].append((os.path.basename(os.path.dirname(path)), r["wall_min_s"]))
+        spread = ""
+        for b, v in seen.items():
+            if len(v) > 1:
+                spread = (f"The host's speed moves from call to call: build {b} took "
+                          + " and ".join(f"{w:.2f} s ({run})" for run, w in v) + " at best.")
+                break
+        f.write(f"""
+## Issue 16's synthetic trace, one core of the device machine
+
+`N=... CORE=3 scripts/bench-onecore.sh OUT BUILD...` on the device machine: the same trace
+(timing-only), baseline, `taskset -c 3`, the builds interleaved in each round so a slow spell of
+the shared host hits each alike; min and median wall time (`results/h100/onecore/README.md`
+says what each run compared). {spread}
+
+| run | CPU | build | rounds | wall s min / median | warp instr/s at min / median | lane upd/s at min / median |
+| --- | --- | --- | --- | --- | --- | --- |
+""")
+        for path in oc_runs:
+            d = json.load(open(path))
+            run = os.path.basename(os.path.dirname(path))
+            for r in d["results"]:
+                f.write(f"| {run} | {d['machine']['cpu']} | {os.path.basename(r['build'])} | {r['runs']} | "
+                        f"{r['wall_min_s']:.2f} / {r['wall_median_s']:.2f} | {r['warp_instr_per_s_min_wall'] / 1e6:.2f} M / "
+                        f"{r['warp_instr_per_s_median_wall'] / 1e6:.2f} M | {r['lane_updates_per_s_min_wall'] / 1e6:.1f} M / "
+                        f"{r['lane_updates_per_s_median_wall'] / 1e6:.1f} M |\n")
     # The full-size runs on the device machine, newest model build first
     # (results/h100/full-capture/build-COMMIT/: TIMING_ONLY=1 scripts/gpu-full-capture.sh),
     # then the earlier build's runs (scripts/gpu-full-capture.sh, then scripts/gpu-full-second.sh).

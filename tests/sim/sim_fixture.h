@@ -26,6 +26,23 @@ inline trace::Trace synthetic(const std::string& tag, const tracegen::GenConfig&
   return trace::read_trace(synthetic_file(tag, g));
 }
 
+// `active` lanes (0..active-1) of each instruction, each on its own word, no gaps, Baseline:
+// per-lane requests back to back, so the path from LSU to ROP sets the pace.
+inline tracegen::GenConfig first_lanes(uint32_t active, uint64_t seed, uint64_t instructions, uint32_t sms) {
+  tracegen::GenConfig g;
+  g.seed = seed;
+  g.instructions = instructions;
+  g.sms = sms;
+  g.warps_per_subcore = 8;
+  g.buffer_words = 1u << 20;
+  g.activity = tracegen::Activity::First;
+  g.active = active;
+  g.sharing = tracegen::Sharing::Distinct;
+  g.gap_mean = 0;
+  g.method = trace::Method::Baseline;
+  return g;
+}
+
 // Hot: 4 SMs x 4 sub-cores x 4 warps, mostly one address per warp, short gaps: ROP-bound.
 inline tracegen::GenConfig hot(uint64_t instructions, uint64_t seed) {
   tracegen::GenConfig g;

@@ -14,20 +14,7 @@
 namespace arc::sim {
 namespace {
 
-tracegen::GenConfig one_lane() {
-  tracegen::GenConfig g;
-  g.seed = 5;
-  g.instructions = 4000;
-  g.sms = 4;
-  g.warps_per_subcore = 8;
-  g.buffer_words = 1u << 20;
-  g.activity = tracegen::Activity::First;
-  g.active = 1;
-  g.sharing = tracegen::Sharing::Distinct;
-  g.gap_mean = 0;
-  g.method = trace::Method::Baseline;
-  return g;
-}
+tracegen::GenConfig one_lane() { return testing::first_lanes(1, 5, 4000, 4); }
 
 RunSpec spec(const std::string& map, const std::string& rates) {
   RunSpec s = testing::small_gpu();

@@ -12,20 +12,7 @@
 namespace arc::sim {
 namespace {
 
-tracegen::GenConfig lanes(uint32_t active) {
-  tracegen::GenConfig g;
-  g.seed = 11;
-  g.instructions = 2000;
-  g.sms = 1;
-  g.warps_per_subcore = 8;
-  g.buffer_words = 1u << 20;
-  g.activity = tracegen::Activity::First;
-  g.active = active;
-  g.sharing = tracegen::Sharing::Distinct;
-  g.gap_mean = 0;
-  g.method = trace::Method::Baseline;
-  return g;
-}
+tracegen::GenConfig lanes(uint32_t active) { return testing::first_lanes(active, 11, 2000, 1); }
 
 RunSpec paced(uint32_t cycles) {
   RunSpec s = testing::small_gpu();
