@@ -20,8 +20,9 @@ bool SubCore::drained() const { return resident_.empty() && next_warp_ == work_.
 void SubCore::admit_warps(Cycle now) {
   while (resident_.size() < setup_.warps_resident && next_warp_ < work_.warps.size()) {
     const WarpWork& ww = work_.warps[next_warp_++];
-    ready_at_.push_back(now + source_.brief(ww.index).gap);
-    resident_.push_back({ww.index, ww.count});
+    const InstrBrief& b = source_.brief(ww.index);
+    ready_at_.push_back(now + b.gap);
+    resident_.push_back({ww.index, ww.count, b});
     gather_.emplace_back();
   }
 }
@@ -68,10 +69,10 @@ uint32_t SubCore::vector_width(uint32_t flags) const {
   return setup_.vector ? setup_.vector : trace::vec_width(flags);
 }
 
-CallShape SubCore::shape(size_t src) {
-  const InstrBrief& b = source_.brief(src);
+CallShape SubCore::shape(const Warp& w) {
+  const InstrBrief& b = w.brief;
   if (b.uniform && !setup_.read_lanes) return uniform_shape(b.active_mask, b.param, b.nparams);
-  return shape_of(source_.front(src));
+  return shape_of(source_.front(w.src));
 }
 
 bool SubCore::uniform_sw_packet(const InstrBrief& b, Packet& p) {
@@ -106,7 +107,7 @@ bool SubCore::swt_collect(Gather& g, const trace::Instr& in) {
 bool SubCore::try_issue(Cycle now) {
   Warp& w = resident_[static_cast<size_t>(cur_)];
   const size_t src = w.src;
-  const InstrBrief& b = source_.brief(src);  // the lanes (source_.front) only where needed
+  const InstrBrief& b = w.brief;  // the lanes (source_.front) only where needed
   const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(b.active_mask));
   if (setup_.mode == Mode::SwT && b.nparams > 1 && tree_eligible(Mode::SwT, source_.front(src), setup_.threshold)) {
     const trace::Instr& in = source_.front(src);
@@ -193,7 +194,8 @@ bool SubCore::try_issue(Cycle now) {
   // The warp computes its next gap from the cycle after the atomic left.
   source_.pop(src);  // the instruction (`b`, `in`) is gone from here on
   if (--w.left > 0) {
-    ready_at_[static_cast<size_t>(cur_)] = now + 1 + source_.brief(src).gap;
+    w.brief = source_.brief(src);
+    ready_at_[static_cast<size_t>(cur_)] = now + 1 + w.brief.gap;
   } else {
     resident_.erase(resident_.begin() + cur_);
     gather_.erase(gather_.begin() + cur_);
@@ -223,8 +225,8 @@ void SubCore::step() {
                         setup_.mode == Mode::Adaptive;
         Cycle cost = 0;
         if (sw) {
-          const size_t src = resident_[i].src;
-          cost = sw_issue_cycles(setup_.cost, shape(src), vector_width(source_.brief(src).flags));
+          const Warp& w = resident_[i];
+          cost = sw_issue_cycles(setup_.cost, shape(w), vector_width(w.brief.flags));
         }
         cur_ready_ = now + cost;
         stats_.sw_overhead_cycles += cost;

@@ -66,6 +66,10 @@ class SubCore : public sc_core::sc_module {
   struct Warp {           // a resident warp, small: the issue path reads it every time
     size_t src = 0;        // its index in the InstrSource (TraceSummary::warps)
     uint64_t left = 0;     // instructions still to issue, the current one included
+    // Its next instruction, briefly: a copy of source_.brief(src), taken when that became the
+    // warp's next (admission, the pop before), so the issue reads it here, beside the warp,
+    // and not from the source's head slot, which is out of cache by then.
+    InstrBrief brief;
   };
   struct Gather {          // sw-t / vector atomics: ops held until a call's or chunk's last param
     std::vector<LaneOp> swt;  // sw-t: the reduced call's sums so far (sent with its last param)
@@ -86,7 +90,7 @@ class SubCore : public sc_core::sc_module {
   uint32_t vector_width(uint32_t flags) const;  // of an instruction with these flags: 1, 2 or 4
   // What the SW cost and choice read of warp src's instruction: from its brief when its active
   // lanes are all on one word, else from its lanes.
-  CallShape shape(size_t src);
+  CallShape shape(const Warp& w);
   // A warp-uniform instruction of a timing-only trace (every value +0) at vector width 1 in
   // sw-s / sw-b / sw-t / adaptive: its packet from the brief, as sw_ops() and
   // append_requests() would make it from its lanes. False where that does not apply.
