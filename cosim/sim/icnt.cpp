@@ -7,6 +7,16 @@
 
 namespace arc::sim {
 
+namespace {
+
+// A link of `rate` byte slots per cycle whose next free slot is `slot` (slot = cycle x rate + k)
+// can start a request in cycle `now` (max(slot, now x rate) < (now + 1) x rate), and has room
+// again from the cycle returned (the next cycle at the earliest).
+bool has_room(uint64_t slot, Cycle now, uint64_t rate) { return slot < (now + 1) * rate; }
+Cycle room_from(uint64_t slot, Cycle now, uint64_t rate) { return std::max<Cycle>(now + 1, slot / rate); }
+
+}  // namespace
+
 Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
     : sc_module(name),
       setup_(setup),
@@ -57,7 +67,7 @@ void Icnt::step() {
     size_t room = out.free_slots(now);
     size_t keep = 0;
     for (uint32_t sm : waiting) {
-      if (std::max<uint64_t>(sm_slot_[sm], now * F) >= (now + 1) * F) activate(sm);
+      if (!has_room(sm_slot_[sm], now, F)) activate(sm);
       else waiting[keep++] = sm;
     }
     waiting.resize(keep);
@@ -99,9 +109,9 @@ void Icnt::step() {
     uint64_t* gslot = gpc ? &gpc_slot_[g] : nullptr;
     const uint64_t G = gpc ? setup_.gpc_bytes[g] : 1;
     auto gpc_room = [&] {
-      return !gpc || (std::max<uint64_t>(*gslot, now * G) < (now + 1) * G && (serving || gpc_wait_[g].empty()));
+      return !gpc || (has_room(*gslot, now, G) && (serving || gpc_wait_[g].empty()));
     };
-    while (in.ready(now) && std::max<uint64_t>(slot, now * F) < (now + 1) * F && gpc_room()) {
+    while (in.ready(now) && has_room(slot, now, F) && gpc_room()) {
       const Request& r = in.front();
       const uint32_t rop = r.rop;
       Link<Request>& out = *to_rop[rop];
@@ -133,16 +143,16 @@ void Icnt::step() {
     // Until then it waits out of the visiting order (an LSU push only appends behind the
     // head, so it cannot make that cycle earlier).
     Cycle resume = kNever;
-    if (gpc && in.ready(now) && std::max<uint64_t>(slot, now * F) < (now + 1) * F) {
+    if (gpc && in.ready(now) && has_room(slot, now, F)) {
       // Its own link has room, its GPC's has none (or others wait for it first): it joins
       // the GPC's waiters, served in order as the link frees (see the start of step()).
       gpc_wait_[g].push_back(sm);
       state_[sm] = kGpcWait;
       active_.erase(sm);
-      next = std::min(next, std::max<Cycle>(now + 1, *gslot / G));
+      next = std::min(next, room_from(*gslot, now, G));
       return;
     }
-    if (in.ready(now)) resume = std::max<Cycle>(now + 1, slot / F);
+    if (in.ready(now)) resume = room_from(slot, now, F);
     else if (!in.empty()) resume = in.next_ready();
     if (resume == kNever) {
       state_[sm] = kIdle;
@@ -165,13 +175,13 @@ void Icnt::step() {
     for (size_t g = 0; g < gpc_wait_.size(); ++g) {
       std::deque<uint32_t>& q = gpc_wait_[g];
       const uint64_t G = setup_.gpc_bytes[g];
-      while (!q.empty() && std::max<uint64_t>(gpc_slot_[g], now * G) < (now + 1) * G) {
+      while (!q.empty() && has_room(gpc_slot_[g], now, G)) {
         const uint32_t sm = q.front();
         q.pop_front();
         state_[sm] = kActive;
         visit(sm);
       }
-      if (!q.empty()) next = std::min(next, std::max<Cycle>(now + 1, gpc_slot_[g] / G));
+      if (!q.empty()) next = std::min(next, room_from(gpc_slot_[g], now, G));
     }
     serving = false;
   }

@@ -294,11 +294,12 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
                   " SMs (--sm-ids needs one id per SM of --sms)");
     std::vector<uint32_t> sorted = c.sm_ids;
     std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-      throw Error("generator: SM id " + std::to_string(*std::adjacent_find(sorted.begin(), sorted.end())) +
-                  " is given twice in --sm-ids");
-    if (sorted.back() >= 4096)
-      throw Error("generator: SM id " + std::to_string(sorted.back()) + " is out of range 0..4095");
+    if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+      throw Error("generator: SM id " + std::to_string(*twice) + " is given twice in --sm-ids");
+    const uint32_t max_sms = static_cast<uint32_t>(gen_flag("sms").max);  // ids as far as --sms goes
+    if (sorted.back() >= max_sms)
+      throw Error("generator: SM id " + std::to_string(sorted.back()) + " is out of range 0.." +
+                  std::to_string(max_sms - 1));
   }
   if (c.threshold > 32)
     throw Error("generator: threshold " + std::to_string(c.threshold) +
