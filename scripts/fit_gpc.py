@@ -42,13 +42,7 @@ def main():
     for sm, g in gpc.items():
         members[g].append(sm)
     big = sorted(g for g in members if len(members[g]) > 2)
-    # placement_summary prints its membership table; keep this script's output to the fit
-    with open(os.devnull, "w") as null:
-        stdout, sys.stdout = sys.stdout, null
-        try:
-            home = placement_summary.tpc_membership("", a.run, members)
-        finally:
-            sys.stdout = stdout
+    home = placement_summary.tpc_pace(a.run, members)[3]
     sm_gpc = {}
     for sm, g in gpc.items():
         if g in big:

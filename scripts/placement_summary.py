@@ -71,41 +71,48 @@ def main():
                       f"{v[-1][0] / v[0][0]:.3f} | {' '.join(map(str, slow[:12]))} |")
 
 
-def tpc_membership(run, folder, members):
+def tpc_pace(folder, members):
     """placement.cu's tpc_in_gpc sets: a TPC that no cluster placed, run beside each whole GPC.
     Its blocks' run time against the GPC's own blocks' (per_sm.csv): a TPC of that GPC runs as
-    slowly as the GPC's blocks (they share its cap); another TPC runs at its own pace."""
+    slowly as the GPC's blocks (they share its cap); another TPC runs at its own pace.
+    Returns (tpcs, groups, ratio[(tpc, group)], home: TPC (first SM) -> the one GPC it keeps
+    pace with (ratio >= 0.95), where exactly one); empty when the run has no such sets."""
     path = os.path.join(folder, "per_sm.csv")
     if not os.path.exists(path):
-        return {}
+        return [], [], {}, {}
     spans = defaultdict(dict)
     for r in csv.DictReader(open(path)):
         if r["set"] == "tpc_in_gpc" and r["pattern"] == "coalesced":
             spans[int(r["param"])][int(r["smid"])] = int(r["block_ns"])
-    if not spans:
-        return {}
     tpcs = sorted({p % 1000 for p in spans})
     groups = sorted({p // 1000 for p in spans})
-    print(f"\n{run}: TPCs no cluster placed, each beside a whole GPC (coalesced): the TPC's blocks' time / "
-          "the GPC's slowest block's time in the same launch (about 1: it shares that GPC's cap)\n")
-    print("| TPC (first SM) | " + " | ".join(f"GPC {g}" for g in groups) + " |")
-    print("| --- | " + " | ".join("---" for _ in groups) + " |")
-    home = {}  # TPC (first SM) -> the one GPC it keeps pace with (ratio >= 0.95), if exactly one
+    ratio, home = {}, {}
     for t in tpcs:
-        cells, near = [], []
+        near = []
         for g in groups:
             d = spans.get(g * 1000 + t, {})
             own = [d[sm] for sm in members.get(g, []) if sm in d]
             mine = [d[sm] for sm in (t, t + 1) if sm in d]
             if own and mine:
-                ratio = max(mine) / max(own)
-                cells.append(f"{ratio:.2f}")
-                if ratio >= 0.95:
+                ratio[(t, g)] = max(mine) / max(own)
+                if ratio[(t, g)] >= 0.95:
                     near.append(g)
-            else:
-                cells.append("")
         if len(near) == 1:
             home[t] = near[0]
+    return tpcs, groups, ratio, home
+
+
+def tpc_membership(run, folder, members):
+    """Prints tpc_pace()'s table; returns its `home`."""
+    tpcs, groups, ratio, home = tpc_pace(folder, members)
+    if not tpcs:
+        return {}
+    print(f"\n{run}: TPCs no cluster placed, each beside a whole GPC (coalesced): the TPC's blocks' time / "
+          "the GPC's slowest block's time in the same launch (about 1: it shares that GPC's cap)\n")
+    print("| TPC (first SM) | " + " | ".join(f"GPC {g}" for g in groups) + " |")
+    print("| --- | " + " | ".join("---" for _ in groups) + " |")
+    for t in tpcs:
+        cells = [f"{ratio[(t, g)]:.2f}" if (t, g) in ratio else "" for g in groups]
         print(f"| {t} | " + " | ".join(cells) + " |")
     return home
 
