@@ -133,8 +133,10 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, in
   }
 }
 
-void unpack_brief(const uint8_t* p, InstrBrief& out, uint32_t& more, int64_t& stride) {
-  read_common(p, out, more, stride);
+void unpack_brief(const uint8_t* p, InstrBrief& out) {
+  uint32_t more;
+  read_common(p, out, more, out.stride);
+  out.more = static_cast<uint8_t>(more);
   out.uniform = *p++ != 0;
   out.addr = out.uniform ? static_cast<uint32_t>(get(p)) : 0;
 }

@@ -156,8 +156,8 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more = 0
 inline uint32_t instructions(const uint8_t* p) { return 1u + p[2 + 10]; }
 // Unpacks the record at p (its length prefix first) into out; sm and warp stay as they are.
 void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride);
-// The record at p without its lanes (what unpack() would give, briefly), and its call's more/stride.
-void unpack_brief(const uint8_t* p, InstrBrief& out, uint32_t& more, int64_t& stride);
+// The record at p without its lanes (what unpack() would give, briefly), with its call's more and stride.
+void unpack_brief(const uint8_t* p, InstrBrief& out);
 // The call's next param from this one: param and seq + 1, gap 0, not first of its warp, active
 // lanes' addresses + stride (what trace::Reader::next() makes of a call's record).
 void next_param(trace::Instr& in, int64_t stride);

@@ -72,7 +72,7 @@ uint32_t SubCore::vector_width(uint32_t flags) const {
 CallShape SubCore::shape(const Warp& w) {
   const InstrBrief& b = w.brief;
   if (b.uniform && !setup_.read_lanes) return uniform_shape(b.active_mask, b.param, b.nparams);
-  return shape_of(source_.front(w.src));
+  return shape_of(source_.front(w.src, b));
 }
 
 bool SubCore::uniform_sw_packet(const InstrBrief& b, Packet& p) {
@@ -109,8 +109,8 @@ bool SubCore::try_issue(Cycle now) {
   const size_t src = w.src;
   const InstrBrief& b = w.brief;  // the lanes (source_.front) only where needed
   const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(b.active_mask));
-  if (setup_.mode == Mode::SwT && b.nparams > 1 && tree_eligible(Mode::SwT, source_.front(src), setup_.threshold)) {
-    const trace::Instr& in = source_.front(src);
+  if (setup_.mode == Mode::SwT && b.nparams > 1 && tree_eligible(Mode::SwT, source_.front(src, b), setup_.threshold)) {
+    const trace::Instr& in = source_.front(src, b);
     // A reduced call of several parameters: their sums gather in the warp, the last one sends
     // them all (a one-parameter call is sw-b's, below).
     if (in.param + 1 == in.nparams && !to_lsu->can_push(now)) {
@@ -133,7 +133,7 @@ bool SubCore::try_issue(Cycle now) {
       to_arc->push(now, InstrRef{nullptr, b.active_mask, b.addr});  // the unit needs no lanes
     } else {
       // The link is empty, so the unit is done with the previous copy.
-      const trace::Instr& in = source_.front(src);
+      const trace::Instr& in = source_.front(src, b);
       arc_buf_.active_mask = in.active_mask;
       arc_buf_.addr = in.addr;
       arc_buf_.value = in.value;
@@ -157,7 +157,7 @@ bool SubCore::try_issue(Cycle now) {
                         uniform_sw_packet(b, u)) {
       to_lsu->push(now, std::move(u));
     } else {
-      const trace::Instr& in = source_.front(src);
+      const trace::Instr& in = source_.front(src, b);
       LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
       size_t n = 0;
       if (setup_.mode == Mode::Baseline || sm_buffered(setup_.mode)) {  // buffered: per-lane, as baseline
@@ -192,9 +192,9 @@ bool SubCore::try_issue(Cycle now) {
   stats_.subcore(setup_.subcore).lane_updates += lanes;
   stats_.issue_end_cycle = std::max(stats_.issue_end_cycle, now);
   // The warp computes its next gap from the cycle after the atomic left.
-  source_.pop(src);  // the instruction (`b`, `in`) is gone from here on
-  if (--w.left > 0) {
-    w.brief = source_.brief(src);
+  const bool more = --w.left > 0;
+  source_.pop(src, w.brief, more);  // the instruction (`b`, `in`) is gone from here on
+  if (more) {
     ready_at_[static_cast<size_t>(cur_)] = now + 1 + w.brief.gap;
   } else {
     resident_.erase(resident_.begin() + cur_);

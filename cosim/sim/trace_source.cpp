@@ -157,12 +157,15 @@ class MemorySource : public InstrSource {
       lists_[w].push_back(i);
     }
   }
-  const trace::Instr& front(size_t w) override { return t_.instrs[lists_[w][next_[w]]]; }
   const InstrBrief& brief(size_t w) override {
-    brief_ = brief_of(front(w));
+    brief_ = brief_of(t_.instrs[lists_[w][next_[w]]]);
     return brief_;
   }
-  void pop(size_t w) override { ++next_[w]; }
+  const trace::Instr& front(size_t w, const InstrBrief&) override { return t_.instrs[lists_[w][next_[w]]]; }
+  void pop(size_t w, InstrBrief& b, bool next) override {
+    ++next_[w];
+    if (next) b = brief_of(t_.instrs[lists_[w][next_[w]]]);
+  }
 
  private:
   const trace::Trace& t_;
@@ -189,29 +192,46 @@ class FileSource : public InstrSource {
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
   }
-  const trace::Instr& front(size_t w) override {
-    Head& h = head(w);
+  const InstrBrief& brief(size_t w) override {
+    read_next(w, brief_);
+    return brief_;
+  }
+  const trace::Instr& front(size_t w, const InstrBrief& b) override {
+    if (brief_only(b)) {  // its lanes from the brief: every active lane on one word, value +0
+      trace::Instr& in = lanes_;
+      in.sm = warps_[w].sm;
+      in.subcore = warps_[w].subcore;
+      in.warp = warps_[w].warp;
+      in.active_mask = b.active_mask;
+      in.gap = b.gap;
+      in.flags = b.flags;
+      in.param = b.param;
+      in.nparams = b.nparams;
+      fill_lanes(in.addr, b.addr, b.active_mask);
+      return in;
+    }
+    Head& h = *head_of_[w];
     if (!h.in) {
       h.in = take_instr(w);
       unpack(h.rec, *h.in);
-      if (h.advanced) packed::advance(*h.in, h.advanced, h.stride);
     }
+    if (h.in->param != b.param) packed::advance(*h.in, static_cast<uint32_t>(b.param - h.in->param), b.stride);
     return *h.in;
   }
-  const InstrBrief& brief(size_t w) override { return head(w).brief; }
-  void pop(size_t w) override {
-    Head* h = head_of_[w];
-    if (h->more) {  // the call's next param replaces this one in place
-      --h->more;
-      packed::next_param(h->brief, h->stride);
-      if (h->in) packed::next_param(*h->in, h->stride);
-      else ++h->advanced;
+  void pop(size_t w, InstrBrief& b, bool next) override {
+    if (b.more) {  // the call's next param, from this one (the head, if any, follows in front())
+      --b.more;
+      packed::next_param(b, b.stride);
       return;
     }
-    if (h->in) free_instrs_.push_back(h->in);
-    h->in = nullptr;
-    free_heads_.push_back(h);
-    head_of_[w] = nullptr;
+    if (!brief_only(b)) {
+      Head* h = head_of_[w];
+      if (h->in) free_instrs_.push_back(h->in);
+      h->in = nullptr;
+      free_heads_.push_back(h);
+      head_of_[w] = nullptr;
+    }
+    if (next) read_next(w, b);
   }
   uint64_t buffered_peak() const override { return peak_; }
   uint64_t buffered_bytes_peak() const override { return queues_.chunks_peak() * ChunkQueues::kChunk; }
@@ -302,21 +322,20 @@ class FileSource : public InstrSource {
   bool values_;
   WarpIndex index_;
   ChunkQueues queues_;
-  // Each warp's next instruction from the first brief(w) or front(w) until pop(w): in a pool of
-  // head slots, one per warp that holds a head (the resident ones), reused last-freed first, so
-  // the heads in use stay few and warm in cache however many warps the trace has (a slot per
-  // warp was 28 MB of scattered 432-byte Instrs on the 1080p gs capture). A head is small: the
-  // brief and the packed record. Its lanes are unpacked into an Instr of a second pool when
-  // front(w) asks for them (at once for a record too long to keep packed); a warp-uniform
-  // timing-only instruction in baseline never needs them, so those Instrs stay few too.
+  // A warp's next record is read when its previous instruction has issued (pop) and is
+  // unpacked into the warp's brief, which the sub-core keeps. Only a record whose lanes the
+  // model may need (a full trace's, or one whose lanes are on several words) is kept, in a
+  // head slot: a small reused pool, one slot per warp that holds such a record, reused
+  // last-freed first, so the slots in use stay few and warm in cache however many warps the
+  // trace has (a slot per warp was 28 MB of scattered 432-byte Instrs on the 1080p gs
+  // capture). A slot holds the packed record; its lanes are unpacked into an Instr of a second
+  // pool when front(w) asks for them (at once for a record too long to keep packed). A
+  // warp-uniform timing-only record needs no slot: front() makes its lanes from the brief.
   struct Head {
-    InstrBrief brief;
-    uint32_t more = 0;            // params of its call still to follow (timing-only call records)
-    int64_t stride = 0;           // their address step
     trace::Instr* in = nullptr;   // unpacked (from instrs_), or null while only `rec` holds it
-    uint32_t advanced = 0;        // !in: params popped since `rec` (its param 0)
     uint8_t rec[40];              // !in: the packed record
   };
+  bool brief_only(const InstrBrief& b) const { return b.uniform && !values_; }
   void unpack(const uint8_t* p, trace::Instr& in) const {
     uint32_t more;
     int64_t stride;
@@ -334,36 +353,34 @@ class FileSource : public InstrSource {
     in->warp = warps_[w].warp;
     return in;
   }
-  // Warp w's head, its next record read (from its queue or the file) if it has none yet.
-  Head& head(size_t w) {
-    if (Head* h = head_of_[w]) return *h;
-    Head& h = take_head(w);
+  // Warp w's next record (from its queue or the file) into b, and into a head slot if kept.
+  void read_next(size_t w, InstrBrief& b) {
     if (queues_.count(w)) {
       uint8_t buf[packed::kMax];
       queues_.take_record(w, buf);
       queues_.record_taken(w);
       buffered_ -= packed::instructions(buf);
-      load(buf, w, h);
-    } else {
-      for (;;) {
-        if (!batch_ || at_ == batch_->warp.size()) next_batch();
-        const size_t k = batch_->warp[at_];
-        const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
-        ++at_;
-        if (k == w) {
-          load(p, w, h);
-          break;
-        }
-        queues_.push(k, p, record_length(p));
-        buffered_ += packed::instructions(p);
-        if (buffered_ > peak_) peak_ = buffered_;
-      }
+      load(buf, w, b);
+      return;
     }
-    return h;
+    for (;;) {
+      if (!batch_ || at_ == batch_->warp.size()) next_batch();
+      const size_t k = batch_->warp[at_];
+      const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
+      ++at_;
+      if (k == w) {
+        load(p, w, b);
+        return;
+      }
+      queues_.push(k, p, record_length(p));
+      buffered_ += packed::instructions(p);
+      if (buffered_ > peak_) peak_ = buffered_;
+    }
   }
-  void load(const uint8_t* p, size_t w, Head& h) {
-    packed::unpack_brief(p, h.brief, h.more, h.stride);
-    h.advanced = 0;
+  void load(const uint8_t* p, size_t w, InstrBrief& b) {
+    packed::unpack_brief(p, b);
+    if (brief_only(b)) return;
+    Head& h = take_head(w);
     const size_t n = record_length(p);
     if (n <= sizeof h.rec) {
       std::memcpy(h.rec, p, n);
@@ -389,6 +406,8 @@ class FileSource : public InstrSource {
   std::deque<trace::Instr> instrs_;
   std::vector<trace::Instr*> free_instrs_;
   std::vector<Head*> head_of_;  // per warp: its head slot, or null
+  InstrBrief brief_;            // brief()'s answer
+  trace::Instr lanes_;          // front()'s answer for a brief-only record
   Batch* batch_ = nullptr;
   size_t at_ = 0;
   uint64_t buffered_ = 0, peak_ = 0;

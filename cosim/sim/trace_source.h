@@ -57,25 +57,33 @@ TraceSummary summarize(const std::string& path, bool use_table = true);
 TraceSummary summarize(const trace::Trace& t);
 
 // What a sub-core reads of a warp's next instruction to schedule it and, when every active
-// lane is on one word, to issue it: the instruction without its lanes.
+// lane is on one word, to issue it: the instruction without its lanes. The sub-core keeps its
+// resident warps' briefs; a call's params that follow in the same record (`more`, `stride`)
+// are made from the brief itself (InstrSource::pop), without the source's state.
 struct InstrBrief {
   uint32_t active_mask = 0, gap = 0, flags = 0;
+  uint32_t addr = 0;     // uniform: the word every active lane updates
+  int64_t stride = 0;    // more > 0: the next param's addresses are this one's + stride
   uint8_t param = 0, nparams = 1;
+  uint8_t more = 0;      // params of this instruction's call that follow it in the same record
   bool uniform = false;  // every active lane on word `addr`
-  uint32_t addr = 0;
 };
-InstrBrief brief_of(const trace::Instr& in);
+InstrBrief brief_of(const trace::Instr& in);  // more = 0
 
 class InstrSource {
  public:
   virtual ~InstrSource() = default;
-  // The next instruction of warp w (index into TraceSummary::warps); valid until pop(w).
-  virtual const trace::Instr& front(size_t w) = 0;
-  // The same instruction, briefly; valid until pop(w) or the next brief(). The file source
-  // keeps a warp's next record packed until front(w) asks for its lanes (a warp-uniform
-  // timing-only instruction never needs them), so a resident warp's state stays small.
+  // Warp w's first instruction, briefly (when the warp becomes resident); valid until the
+  // next call. The caller keeps its copy and hands it back to front() and pop().
   virtual const InstrBrief& brief(size_t w) = 0;
-  virtual void pop(size_t w) = 0;
+  // The lanes of warp w's current instruction, whose brief is b; valid until the next
+  // front() or pop(). The file source keeps a warp's record packed, and a warp-uniform
+  // timing-only record not at all (its brief says everything): a resident warp's state in
+  // the source stays small or empty, and the issue path reads only the brief.
+  virtual const trace::Instr& front(size_t w, const InstrBrief& b) = 0;
+  // Warp w's current instruction (brief b) has issued. next: b becomes the brief of the
+  // warp's next instruction (false after its last).
+  virtual void pop(size_t w, InstrBrief& b, bool next) = 0;
   virtual uint64_t buffered_peak() const { return 0; }        // instructions read ahead, at most
   virtual uint64_t buffered_bytes_peak() const { return 0; }  // bytes they took, at most
   // After the model ran on `ran_on` (from_table): reads the trace to its end and returns the
