@@ -29,24 +29,24 @@ inline uint64_t get(const uint8_t*& p) {
 }  // namespace
 
 size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, int64_t stride) {
-  uint8_t* o = out + 2;
-  __builtin_memcpy(o, &in.active_mask, 4);  // the wide fields raw, the small ones as varints
-  __builtin_memcpy(o + 4, &in.gap, 4);
-  o[8] = in.param;
-  o[9] = in.nparams;
-  o[10] = static_cast<uint8_t>(more);
-  o += 11;
-  if (more) o = put(o, zigzag(stride));
-  o = put(o, in.subcore);
-  o = put(o, in.seq);
-  o = put(o, in.flags);
-  o = put(o, in.reduced_mask);
   const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
   const bool uniform = one_address(in);
-  *o++ = uniform ? 1 : 0;
-  if (uniform) {
-    o = put(o, a0);
-  } else {
+  uint8_t* o = out + 2;
+  __builtin_memcpy(o + kMask, &in.active_mask, 4);
+  __builtin_memcpy(o + kGap, &in.gap, 4);
+  const uint32_t word = uniform ? a0 : 0;
+  __builtin_memcpy(o + kWord, &word, 4);
+  o[kFlags] = static_cast<uint8_t>(in.flags);  // check_instr(): no bits above kFlagVec4
+  o[kParam] = in.param;
+  o[kNparams] = in.nparams;
+  o[kMore] = static_cast<uint8_t>(more);
+  o[kUniform] = uniform ? 1 : 0;
+  o += kFixed;
+  if (more) {
+    __builtin_memcpy(o, &stride, 8);
+    o += 8;
+  }
+  if (!uniform) {
     uint32_t prev = 0;
     for (uint32_t m = in.active_mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
@@ -69,54 +69,38 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, in
 
 namespace {
 
-// The fixed part of a packed record, in the order pack() writes it; p ends on the address kind.
-struct Fixed {
-  uint32_t mask, gap, more, subcore, flags, reduced;
-  uint8_t param, nparams;
-  int64_t stride;
-  uint64_t seq;
-};
-Fixed read_fixed(const uint8_t*& p) {
-  Fixed f;
-  p += 2;
-  __builtin_memcpy(&f.mask, p, 4);
-  __builtin_memcpy(&f.gap, p + 4, 4);
-  f.param = p[8];
-  f.nparams = p[9];
-  f.more = p[10];
-  p += 11;
-  f.stride = f.more ? unzigzag(get(p)) : 0;
-  f.subcore = static_cast<uint32_t>(get(p));
-  f.seq = get(p);
-  f.flags = static_cast<uint32_t>(get(p));
-  f.reduced = static_cast<uint32_t>(get(p));
-  return f;
-}
-
-// read_fixed(), with the fields an Instr and an InstrBrief share set in `out`.
+// The fields an Instr and an InstrBrief share, from the fixed part of the record at p (its
+// length prefix first); returns where its stride (if any) and lanes follow.
 template <class Out>
-Fixed read_common(const uint8_t*& p, Out& out, uint32_t& more, int64_t& stride) {
-  const Fixed f = read_fixed(p);
-  out.active_mask = f.mask;
-  out.gap = f.gap;
-  out.param = f.param;
-  out.nparams = f.nparams;
-  out.flags = f.flags;
-  more = f.more;
-  stride = f.stride;
-  return f;
+const uint8_t* read_common(const uint8_t* p, Out& out, uint32_t& more, int64_t& stride) {
+  p += 2;
+  __builtin_memcpy(&out.active_mask, p + kMask, 4);
+  __builtin_memcpy(&out.gap, p + kGap, 4);
+  out.flags = p[kFlags];
+  out.param = p[kParam];
+  out.nparams = p[kNparams];
+  more = p[kMore];
+  const uint8_t* q = p + kFixed;
+  stride = 0;
+  if (more) {
+    __builtin_memcpy(&stride, q, 8);
+    q += 8;
+  }
+  return q;
 }
 
 }  // namespace
 
 void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride) {
-  const Fixed f = read_common(p, out, more, stride);
-  out.subcore = f.subcore;
-  out.seq = f.seq;
-  out.reduced_mask = f.reduced;
+  const bool uniform = p[2 + kUniform] != 0;
+  uint32_t word;
+  __builtin_memcpy(&word, p + 2 + kWord, 4);
+  p = read_common(p, out, more, stride);
+  out.seq = 0;  // not kept (the model reads neither)
+  out.reduced_mask = 0;
   if (values) out.value.fill(0);  // inactive lanes read zero, as from the reader (a timing-only head's stay 0)
-  if (*p++) {
-    fill_lanes(out.addr, static_cast<uint32_t>(get(p)), out.active_mask);
+  if (uniform) {
+    fill_lanes(out.addr, word, out.active_mask);
   } else {
     out.addr.fill(0);
     int64_t prev = 0;
@@ -135,10 +119,10 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, in
 
 void unpack_brief(const uint8_t* p, InstrBrief& out) {
   uint32_t more;
+  out.uniform = p[2 + kUniform] != 0;
+  __builtin_memcpy(&out.addr, p + 2 + kWord, 4);
   read_common(p, out, more, out.stride);
   out.more = static_cast<uint8_t>(more);
-  out.uniform = *p++ != 0;
-  out.addr = out.uniform ? static_cast<uint32_t>(get(p)) : 0;
 }
 
 void next_param(InstrBrief& in, int64_t stride) {

@@ -98,6 +98,20 @@ class ChunkQueues {
     take(w, out, 2);
     take(w, out + 2, record_length(out) - 2);
   }
+  // The next record of queue w where it lies whole in its head chunk with bytes after it (the
+  // common case: read in place, then drop_whole()); null otherwise (take_record() copies it).
+  const uint8_t* peek_whole(size_t w) const {
+    const Queue& q = q_[w];
+    const uint32_t end = q.head == q.tail ? q.wr : kChunk;
+    if (end - q.rd < 2) return nullptr;
+    const uint8_t* p = chunk(q.head).data + q.rd;
+    return end - q.rd > record_length(p) ? p : nullptr;
+  }
+  // Drops the record peek_whole(w) gave (n bytes, length included): the chunk stays.
+  void drop_whole(size_t w, size_t n) {
+    q_[w].rd += static_cast<uint32_t>(n);
+    --q_[w].count;
+  }
   size_t chunks_peak() const { return chunks_; }  // the pool never shrinks: its size is the peak
 
  private:
@@ -135,26 +149,33 @@ class ChunkQueues {
   std::vector<uint32_t> free_;
 };
 
-// A record packed for a warp's queue: its 2-byte length, the active mask and gap (u32 each),
-// param and nparams (u8 each), then varint fields, the address kind
-// and either one word (warp-uniform: every active lane on one word) or zigzag deltas between
-// active lanes, then the raw values (full traces only; no partial sums, which the model never
-// reads).
+// A record packed for a warp's queue: its 2-byte length, then a fixed part of kFixed bytes
+// (active mask, gap and the uniform word as u32; flags, param, nparams, `more` and the
+// address kind as u8), the stride (i64) where more > 0, then the lanes: nothing for a
+// warp-uniform record (every active lane on the one word), else zigzag varint deltas between
+// active lanes' addresses; then the raw values (full traces only). No seq, reduced mask or
+// partial sums: the model reads none of them. The fixed part is read with plain loads
+// (unpack_brief, per instruction on the model's thread).
 namespace packed {
 
+// Offsets in the fixed part (after the length).
+constexpr size_t kMask = 0, kGap = 4, kWord = 8, kFlags = 12, kParam = 13, kNparams = 14, kMore = 15, kUniform = 16;
+constexpr size_t kFixed = 17;
+
 // A timing-only trace's call travels as one record, its param 0 with `more` = the params that
-// follow (then the stride, a zigzag varint): they differ from it only as next_param() says.
-// The most bytes one packed record takes: 11 fixed bytes, 5 varint fields (<= 10 bytes), the address kind
-// and 32 lanes of a zigzag delta (<= 10) and a value (4), after its 2-byte length.
-constexpr size_t kMax = 2 + 11 + 5 * 10 + 1 + trace::kLanes * 14;
+// follow (then the stride): they differ from it only as next_param() says.
+// The most bytes one packed record takes: the length, the fixed part, a stride, and 32 lanes
+// of a zigzag delta (<= 10) and a value (4).
+constexpr size_t kMax = 2 + kFixed + 8 + trace::kLanes * 14;
 static_assert(kMax < 0x10000);
 
 // Packs `in` at out (kMax bytes free); returns the bytes written, length prefix included.
 // more > 0: `in` is param 0 of a call whose next `more` params are next_param() of it (timing-only).
 size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more = 0, int64_t stride = 0);
 // Warp instructions the record at p stands for (1, or a call's params).
-inline uint32_t instructions(const uint8_t* p) { return 1u + p[2 + 10]; }
-// Unpacks the record at p (its length prefix first) into out; sm and warp stay as they are.
+inline uint32_t instructions(const uint8_t* p) { return 1u + p[2 + kMore]; }
+// Unpacks the record at p (its length prefix first) into out; sm, subcore and warp stay as they
+// are, seq and reduced_mask read 0.
 void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride);
 // The record at p without its lanes (what unpack() would give, briefly), with its call's more and stride.
 void unpack_brief(const uint8_t* p, InstrBrief& out);

@@ -350,12 +350,19 @@ class FileSource : public InstrSource {
       free_instrs_.pop_back();
     }
     in->sm = warps_[w].sm;  // unpack() fills the rest
+    in->subcore = warps_[w].subcore;
     in->warp = warps_[w].warp;
     return in;
   }
   // Warp w's next record (from its queue or the file) into b, and into a head slot if kept.
   void read_next(size_t w, InstrBrief& b) {
     if (queues_.count(w)) {
+      if (const uint8_t* p = queues_.peek_whole(w)) {
+        buffered_ -= packed::instructions(p);
+        load(p, w, b);
+        queues_.drop_whole(w, record_length(p));
+        return;
+      }
       uint8_t buf[packed::kMax];
       queues_.take_record(w, buf);
       queues_.record_taken(w);
