@@ -11,7 +11,7 @@ namespace {
 // priced per round as the ops it stands for.
 Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
   Request r(LaneOp{addr, 0, lanes}, sm);
-  r.count = count;
+  r.count = static_cast<uint8_t>(count);  // <= OpBlock::kCap
   r.bytes = count * l2_round_bytes(1, 1, 1, setup);
   r.link_bytes = count * round_bytes(1, 1, 1, setup);
   return r;
@@ -59,8 +59,8 @@ bool append_word_runs(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, con
       out.push_back(run_request(g[k].word, g[k].count, g[k].lanes, sm, setup));
     } else {
       Request r;
-      r.sm = sm;
-      r.first = at;
+      r.sm = static_cast<uint16_t>(sm);
+      r.first = static_cast<uint8_t>(at);
       r.one = ops[g[k].first];
       r.bytes = single;
       r.link_bytes = single_link;
@@ -99,8 +99,8 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
     std::copy(ops, ops + n, shared->ops);
     shared->size = static_cast<uint32_t>(n);
     Request r;
-    r.sm = sm;
-    r.count = static_cast<uint32_t>(n);
+    r.sm = static_cast<uint16_t>(sm);
+    r.count = static_cast<uint8_t>(n);
     r.many = std::move(shared);
     r.bytes = static_cast<uint32_t>(n) * single;
     r.link_bytes = static_cast<uint32_t>(n) * single_link;
@@ -161,9 +161,9 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
       continue;
     }
     Request r;
-    r.sm = sm;
-    r.first = static_cast<uint32_t>(i);
-    r.count = count;
+    r.sm = static_cast<uint16_t>(sm);
+    r.first = static_cast<uint8_t>(i);
+    r.count = static_cast<uint8_t>(count);
     if (r.count == 1) {
       r.one = v[i];
       r.bytes = single;

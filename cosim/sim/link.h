@@ -50,6 +50,7 @@ class Link {
   }
   void push(Cycle now, T x, Cycle delay = 1) {
     assert(delay >= 1 && can_push(now));
+    if (q_.empty()) front_at_ = now + delay;
     auto& slot = q_.append_slot();
     slot.first = now + delay;
     slot.second = std::move(x);
@@ -65,13 +66,14 @@ class Link {
   void set_consumer_asleep_flag(const bool* asleep) { asleep_ = asleep; }
 
   // Consumer side.
-  bool ready(Cycle now) const { return !q_.empty() && q_.front().first <= now; }
+  bool ready(Cycle now) const { return front_at_ <= now; }
   const T& front() const { return q_.front().second; }
   T& front_mut() { return q_.front().second; }  // consumer only, for a partly taken item
   T pop(Cycle now) {
     assert(ready(now));
     T x = std::move(q_.front().second);
     q_.drop_front();  // moved from: nothing left in the slot to drop
+    front_at_ = q_.empty() ? kNever : q_.front().first;
     note_pop(now);
     return x;
   }
@@ -86,7 +88,7 @@ class Link {
     return x;
   }
   // The cycle the front becomes visible (kNever when empty).
-  Cycle next_ready() const { return q_.empty() ? kNever : q_.front().first; }
+  Cycle next_ready() const { return front_at_; }
   bool empty() const { return q_.empty(); }
   size_t size() const { return q_.size(); }
 
@@ -104,8 +106,11 @@ class Link {
     }
   }
 
-  size_t capacity_;
+  // The front's cycle, kept here (kNever when empty): ready() and next_ready() are asked far
+  // more often than items move, and the slot itself is out of cache when they are.
+  Cycle front_at_ = kNever;
   Ring<std::pair<Cycle, T>> q_;
+  size_t capacity_;
   Cycle pop_cycle_ = kNever;
   size_t pops_now_ = 0;
   bool producer_waits_ = false;

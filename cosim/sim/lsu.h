@@ -45,12 +45,6 @@ class Lsu : public sc_core::sc_module {
   static constexpr uint32_t kMaxPorts = 32;
   Lsu(sc_core::sc_module_name name, const LsuSetup& setup, const RopHash& hash, Stats& stats);
 
-  std::vector<Link<Packet>> ports;  // one per sub-core, side by side (never resized: the sub-cores hold pointers)
-  Link<Request>* to_icnt = nullptr;
-  Icnt* icnt = nullptr;  // told which SM input holds flits
-  Registered<bool> busy{false};
-  Wake wake;
-
   void finish(Cycle end);  // closes the occupancy integral at the end of the run
   bool drained() const;    // queue and ports empty (end-of-run check)
   std::vector<uint64_t> grants() const {  // whole packets admitted, per port
@@ -61,32 +55,42 @@ class Lsu : public sc_core::sc_module {
   void step();
   void account(Cycle now);
 
-  LsuSetup setup_;
-  const RopHash& hash_;
-  Stats& stats_;
+  // What every step reads, side by side (a step finds this LSU out of cache: 132 take turns).
   Ring<Request> queue_;
   uint32_t rr_ = 0;
   uint32_t holding_ = 0;  // bit p: ports[p] holds a packet (Link::watch)
-  // Per port, in the object (a step finds this LSU out of cache: 132 take turns; a vector's
-  // storage would be one more line to miss): requests of its front packet already queued.
+  Cycle occ_since_ = 0;   // occupancy integral is closed up to here
+  uint64_t occ_sum_ = 0;  // occupancy integral (entry-cycles)
+  uint64_t* occ_hist_ = nullptr;
+  size_t occ_hist_top_ = 0;  // 1 + the most entries held for a cycle or more (0 = none)
+  uint64_t occ_max_ = 0, rejects_ = 0, requests_ = 0;
+  Cycle asleep_at_ = 0;
+  Cycle next_admit_ = 0;  // lsu_cycles_per_instruction: the first cycle a new packet may start
+  bool asleep_ = false;   // queue and crossbar input full after the step at asleep_at_ (ports' flag)
+  bool accounted_ = false;  // account() ran: finish() adds this SM's counters
+  LsuSetup setup_;
+
+ public:
+  std::vector<Link<Packet>> ports;  // one per sub-core, side by side (never resized: the sub-cores hold pointers)
+  Link<Request>* to_icnt = nullptr;
+  Icnt* icnt = nullptr;  // told which SM input holds flits
+  Registered<bool> busy{false};
+  Wake wake;
+
+ private:
+  const RopHash& hash_;
+  Stats& stats_;
+  // Per port, in the object (a vector's storage would be one more line to miss): requests of
+  // its front packet already queued.
   std::array<uint32_t, kMaxPorts> taken_{};
-  Cycle occ_since_ = 0;  // occupancy integral is closed up to here
-  // This SM's counters, kept here (the LSU runs every few cycles: no walk into the shared
+  // This SM's counters are kept here (the LSU runs every few cycles: no walk into the shared
   // Stats per step) and added to Stats by finish(). The integral is whole entry-cycles, so
   // summing it per SM first gives the same double as adding every step to Stats.
-  bool accounted_ = false;             // account() ran: finish() adds this SM's counters
-  uint64_t occ_sum_ = 0;               // occupancy integral (entry-cycles)
   // Cycles at each occupancy 0..depth: in the object up to kInlineHist entries (the usual
   // depths), in occ_heap_ beyond.
   static constexpr size_t kInlineHist = 64;
   std::array<uint64_t, kInlineHist> occ_inline_{};
   std::vector<uint64_t> occ_heap_;
-  uint64_t* occ_hist_ = nullptr;
-  size_t occ_hist_top_ = 0;            // 1 + the most entries held for a cycle or more (0 = none)
-  uint64_t occ_max_ = 0, rejects_ = 0, requests_ = 0;
-  bool asleep_ = false;   // queue and crossbar input full after the step at asleep_at_ (ports' flag)
-  Cycle asleep_at_ = 0;
-  Cycle next_admit_ = 0;  // lsu_cycles_per_instruction: the first cycle a new packet may start
   std::array<uint64_t, kMaxPorts> grants_{};
 };
 

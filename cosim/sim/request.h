@@ -26,6 +26,7 @@ struct OpBlock {
   uint32_t size = 0;
   LaneOp ops[kCap];
 };
+static_assert(OpBlock::kCap <= 255, "Request::first and count are 8-bit");
 
 class OpsRef {
  public:
@@ -66,18 +67,20 @@ class OpsRef {
 // op array; a run (timing-only traces, CoalesceSetup::runs) is `count` ops on the one word
 // `one.addr`, value 0, carrying `one.lanes` lane updates together, with no op array at all. `link_bytes` is what it costs on the SM's crossbar link, `bytes` at the crossbar
 // output and the ROP unit's input (each moves flit_bytes per flit; coalesce.h).
+// Small (40 bytes): every queue and link between the LSU and the ROP units holds Requests, and
+// the model's speed follows how many cache lines a request touches on its way.
 struct Request {
-  LaneOp one;   // the op when count == 1 and !many
-  OpsRef many;  // the packet's ops, [first, first + count)
-  uint32_t first = 0, count = 1;
+  LaneOp one;          // the op when count == 1 and !many
   uint32_t rop = 0;    // destination ROP unit (address hash of its first word, set by the LSU)
-  uint32_t sm = 0;
+  OpsRef many;         // the packet's ops, [first, first + count)
   uint32_t bytes = 32;       // crossbar output and ROP input
   uint32_t link_bytes = 32;  // the SM's link to the crossbar
+  uint16_t sm = 0;           // < 4096 (config check)
+  uint8_t first = 0, count = 1;  // within one instruction's ops (<= OpBlock::kCap)
   bool one_word = true;  // every op on one word (the ROP then looks up one word, not count)
 
   Request() = default;
-  Request(LaneOp op, uint32_t sm_) : one(op), sm(sm_) {}
+  Request(LaneOp op, uint32_t sm_) : one(op), sm(static_cast<uint16_t>(sm_)) {}
   bool run() const { return !many && count > 1; }
   const LaneOp* begin() const { return many ? many->ops + first : &one; }  // not for a run
   const LaneOp* end() const { return begin() + count; }
