@@ -152,6 +152,7 @@ void GpuModel::finish() {
   for (const auto& r : rops_) end = std::max(end, r->last_done() + 1);
   stats_.total_cycles = stats_.instructions ? end : 0;
   for (auto& l : lsus_) l->finish(end);
+  for (auto& c : subcores_) c->finish();
 }
 
 }  // namespace arc::sim

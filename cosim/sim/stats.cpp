@@ -25,9 +25,8 @@ void Log2Histogram::from_json(const nlohmann::json& j) {
 }
 
 
-void Stats::add_stall(uint32_t i, uint64_t cycles) {
+void Stats::add_stall(uint64_t cycles) {
   atomic_stall_cycles += cycles;
-  subcore(i).atomic_stall_cycles += cycles;
   atomic_stall_hist.add(cycles);
 }
 

@@ -91,7 +91,7 @@ struct Stats {
   // its sub-core (power-of-two buckets -> instructions).
   std::vector<uint64_t> lsu_occupancy_hist;
   Log2Histogram atomic_stall_hist;
-  void add_stall(uint32_t subcore, uint64_t cycles);  // totals, per sub-core, histogram
+  void add_stall(uint64_t cycles);  // totals and histogram (a sub-core keeps its own count: SubCore::finish)
   std::vector<Sample> series;  // --stats-interval N: one sample every N cycles
   Sample sample(uint64_t cycle) const;
 

@@ -15,6 +15,14 @@ SubCore::SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const 
   admit_warps(0);
 }
 
+void SubCore::finish() {
+  SubcoreStats& s = stats_.subcore(setup_.subcore);
+  s.instructions += mine_.instructions;
+  s.lane_updates += mine_.lane_updates;
+  s.atomic_stall_cycles += mine_.atomic_stall_cycles;
+  mine_ = {};
+}
+
 bool SubCore::drained() const { return resident_.empty() && next_warp_ == work_.warps.size() && cur_ < 0; }
 
 void SubCore::admit_warps(Cycle now) {
@@ -187,9 +195,11 @@ bool SubCore::try_issue(Cycle now) {
   }
   ++stats_.instructions;
   stats_.lane_updates += lanes;
-  stats_.add_stall(setup_.subcore, (now - cur_ready_) + (cur_picked_ - cur_since_));
-  ++stats_.subcore(setup_.subcore).instructions;
-  stats_.subcore(setup_.subcore).lane_updates += lanes;
+  const uint64_t stall = (now - cur_ready_) + (cur_picked_ - cur_since_);
+  stats_.add_stall(stall);
+  mine_.atomic_stall_cycles += stall;
+  ++mine_.instructions;
+  mine_.lane_updates += lanes;
   stats_.issue_end_cycle = std::max(stats_.issue_end_cycle, now);
   // The warp computes its next gap from the cycle after the atomic left.
   const bool more = --w.left > 0;

@@ -61,6 +61,7 @@ class SubCore : public sc_core::sc_module {
   Link<Packet>* to_lsu = nullptr;    // baseline, sw-s, sw-b
   Wake wake;
   bool drained() const;  // every warp admitted and finished (end-of-run check)
+  void finish();         // adds this sub-core's counters to Stats (end of run)
 
  private:
   struct Warp {           // a resident warp, small: the issue path reads it every time
@@ -105,6 +106,7 @@ class SubCore : public sc_core::sc_module {
   Cycle cur_ready_ = 0;       // when the current warp's atomic (after SW overhead) may leave
   Cycle cur_since_ = 0;       // when the current warp's atomic was ready (gap done)
   Cycle cur_picked_ = 0;      // when the port picked it
+  SubcoreStats mine_;         // this sub-core's counters, added to Stats by finish()
   std::vector<Warp> resident_;
   std::vector<Cycle> ready_at_;  // per resident warp: when its next atomic is ready to issue (scanned every step)
   InstrSource& source_;
