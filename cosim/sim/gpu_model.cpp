@@ -127,6 +127,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
         if (spec.fidelity == Fidelity::Rtl) arc = make_arc_unit_rtl(an.c_str(), as, stats_);
         else arc = std::make_unique<ArcUnitFast>(an.c_str(), as, stats_);
         arc->in.bind(&arc->wake, &sc->wake);
+        arc->in.set_room_hint(&SubCore::room_hint, sc.get());
         arc->out = &port;
         arc->busy = &lsu->busy;
         port.bind(&lsu->wake, &arc->wake);
@@ -135,10 +136,12 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
       } else if (buf) {
         Link<Packet>& bp = *buf->ports[s];
         bp.bind(&buf->wake, &sc->wake);
+        bp.set_room_hint(&SubCore::room_hint, sc.get());
         sc->to_lsu = &bp;
         buf->cores.push_back(sc.get());
       } else {
         port.bind(&lsu->wake, &sc->wake);
+        port.set_room_hint(&SubCore::room_hint, sc.get());
         sc->to_lsu = &port;
       }
       subcores_.push_back(std::move(sc));

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "error.h"
+#include "cache_hint.h"
 #include "rop.h"
 
 namespace arc::sim {
@@ -135,7 +136,7 @@ void Icnt::step() {
       const uint64_t es = std::max<uint64_t>(eject_slot_[rop], (now + lat) * E);
       eject_slot_[rop] = es + r.bytes;
       const Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, last + lat);
-      if (word_state) __builtin_prefetch(word_state + r.addr());
+      if (word_state) load_hint(word_state + r.addr());
       out.push(now, in.pop(now), at - now);
     }
     if (blocked) return;

@@ -32,6 +32,12 @@ class Link {
     mask_ = mask;
     bit_ = bit;
   }
+  // Producer side: a function run (with `ctx`) when a pop frees room the producer waited for,
+  // a cycle before the producer's wake: it may start loading what that run will read.
+  void set_room_hint(void (*hint)(void*), void* ctx) {
+    room_hint_ = hint;
+    hint_ctx_ = ctx;
+  }
   void set_capacity(size_t c) { capacity_ = c; }
   size_t capacity() const { return capacity_; }
 
@@ -103,6 +109,7 @@ class Link {
     if (producer_wake_ && producer_waits_) {
       producer_waits_ = false;
       producer_wake_->at(now + 1);
+      if (room_hint_) room_hint_(hint_ctx_);
     }
   }
 
@@ -120,6 +127,8 @@ class Link {
   Wake* producer_wake_ = nullptr;
   uint32_t* mask_ = nullptr;
   uint32_t bit_ = 0;
+  void (*room_hint_)(void*) = nullptr;
+  void* hint_ctx_ = nullptr;
 };
 
 // A value written in cycle t that readers see from cycle t+1 (a register between modules).

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "cache_hint.h"
 #include "lane_mask.h"
 #include "trace.h"
 #include "trace_source.h"
@@ -106,6 +107,13 @@ class ChunkQueues {
     if (end - q.rd < 2) return nullptr;
     const uint8_t* p = chunk(q.head).data + q.rd;
     return end - q.rd > record_length(p) ? p : nullptr;
+  }
+  // Starts loading queue w's bookkeeping.
+  void prefetch_queue(size_t w) const { load_hint(&q_[w]); }
+  // Where queue w's next record starts (null when the queue is empty).
+  const uint8_t* front_at(size_t w) const {
+    const Queue& q = q_[w];
+    return q.count ? chunk(q.head).data + q.rd : nullptr;
   }
   // Drops the record peek_whole(w) gave (n bytes, length included): the chunk stays.
   void drop_whole(size_t w, size_t n) {

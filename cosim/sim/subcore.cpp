@@ -15,6 +15,14 @@ SubCore::SubCore(sc_core::sc_module_name name, const SubCoreSetup& setup, const 
   admit_warps(0);
 }
 
+void SubCore::room_hint(void* self) {
+  SubCore& c = *static_cast<SubCore*>(self);
+  if (c.cur_ >= 0) {
+    const Warp& w = c.resident_[static_cast<size_t>(c.cur_)];
+    c.source_.will_pop(w.src, w.brief);
+  }
+}
+
 void SubCore::finish() {
   SubcoreStats& s = stats_.subcore(setup_.subcore);
   s.instructions += mine_.instructions;
@@ -261,6 +269,16 @@ void SubCore::step() {
       break;
     }
     next = std::min(next, r);
+  }
+  if (next == floor) {
+    // The warp the port will pick then (the first ready one from rr_): the source may start
+    // loading its next record now, a cycle before its issue pops it.
+    const size_t n = ready_at_.size();
+    for (size_t k = 0, i = rr_ % n; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
+      if (ready_at_[i] <= floor) {
+        source_.will_pop(resident_[i].src, resident_[i].brief);
+        break;
+      }
   }
   if (next != kNever) wake.at(next);
 }

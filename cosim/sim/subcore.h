@@ -62,6 +62,10 @@ class SubCore : public sc_core::sc_module {
   Wake wake;
   bool drained() const;  // every warp admitted and finished (end-of-run check)
   void finish();         // adds this sub-core's counters to Stats (end of run)
+  // Its LSU port or ARC unit took the packet or instruction it waited to push: the warp
+  // holding the port issues next cycle, so the source may load its next record now
+  // (Link::set_room_hint).
+  static void room_hint(void* self);
 
  private:
   struct Warp {           // a resident warp, small: the issue path reads it every time

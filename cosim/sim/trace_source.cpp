@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "cache_hint.h"
 #include "error.h"
 #include "prefetch.h"
 #include "proc.h"
@@ -14,16 +15,17 @@ namespace arc::sim {
 
 namespace {
 
-// (sm, warp) -> warp index. A table per SM (warp ids are small: hardware slots), a hash map
-// only for ids beyond kDense (a producer may number its warps any way it likes).
+// (sm, warp) -> warp index. One flat table of SMs x warp ids (warp ids are small: hardware
+// slots; one load per look-up, the worker thread does one per record), a hash map only for
+// ids beyond kDense (a producer may number its warps any way it likes).
 class WarpIndex {
  public:
   static constexpr uint32_t kDense = 1u << 12;
   static constexpr size_t kNone = SIZE_MAX;
   size_t find(uint32_t sm, uint32_t warp) const {
     if (warp < kDense) {
-      if (sm >= dense_.size() || warp >= dense_[sm].size()) return kNone;
-      const uint32_t v = dense_[sm][warp];
+      if (sm >= sms_ || warp >= stride_) return kNone;
+      const uint32_t v = flat_[static_cast<size_t>(sm) * stride_ + warp];
       return v ? v - 1 : kNone;
     }
     const auto it = sparse_.find((static_cast<uint64_t>(sm) << 32) | warp);
@@ -31,16 +33,27 @@ class WarpIndex {
   }
   void insert(uint32_t sm, uint32_t warp, size_t idx) {
     if (warp < kDense) {
-      if (sm >= dense_.size()) dense_.resize(sm + 1);
-      if (warp >= dense_[sm].size()) dense_[sm].resize(warp + 1, 0);
-      dense_[sm][warp] = static_cast<uint32_t>(idx + 1);
+      if (sm >= sms_ || warp >= stride_) grow(std::max(sms_, sm + 1), std::max(stride_, warp + 1));
+      flat_[static_cast<size_t>(sm) * stride_ + warp] = static_cast<uint32_t>(idx + 1);
     } else {
       sparse_.emplace((static_cast<uint64_t>(sm) << 32) | warp, idx);
     }
   }
 
  private:
-  std::vector<std::vector<uint32_t>> dense_;
+  // Re-lays the table out for at least `sms` x `stride` (doubling, so building it is linear).
+  void grow(uint32_t sms, uint32_t stride) {
+    if (sms > sms_) sms = std::max(sms, 2 * sms_);
+    if (stride > stride_) stride = std::min(kDense, std::max(stride, 2 * stride_));
+    std::vector<uint32_t> f(static_cast<size_t>(sms) * stride, 0);
+    for (uint32_t m = 0; m < sms_; ++m)
+      std::copy_n(flat_.begin() + static_cast<ptrdiff_t>(m) * stride_, stride_, f.begin() + static_cast<ptrdiff_t>(m) * stride);
+    flat_ = std::move(f);
+    sms_ = sms;
+    stride_ = stride;
+  }
+  uint32_t sms_ = 0, stride_ = 0;
+  std::vector<uint32_t> flat_;  // [sm x stride_ + warp]: index + 1, 0 = none
   std::unordered_map<uint64_t, size_t> sparse_;
 };
 
@@ -233,6 +246,10 @@ class FileSource : public InstrSource {
     }
     if (next) read_next(w, b);
   }
+  void will_pop(size_t w, const InstrBrief& b) override {
+    queues_.prefetch_queue(w);  // what take_next() reads first
+    if (b.next_at) load_hint(b.next_at);
+  }
   uint64_t buffered_peak() const override { return peak_; }
   uint64_t buffered_bytes_peak() const override { return queues_.chunks_peak() * ChunkQueues::kChunk; }
   TraceSummary finish(const TraceSummary& ran_on) override {
@@ -354,8 +371,13 @@ class FileSource : public InstrSource {
     in->warp = warps_[w].warp;
     return in;
   }
-  // Warp w's next record (from its queue or the file) into b, and into a head slot if kept.
+  // Warp w's next record (from its queue or the file) into b, and into a head slot if kept;
+  // b.next_at: where the record after it waits (its queue's front, now in cache), if queued.
   void read_next(size_t w, InstrBrief& b) {
+    take_next(w, b);
+    b.next_at = queues_.front_at(w);
+  }
+  void take_next(size_t w, InstrBrief& b) {
     if (queues_.count(w)) {
       if (const uint8_t* p = queues_.peek_whole(w)) {
         buffered_ -= packed::instructions(p);

@@ -67,6 +67,7 @@ struct InstrBrief {
   uint8_t param = 0, nparams = 1;
   uint8_t more = 0;      // params of this instruction's call that follow it in the same record
   bool uniform = false;  // every active lane on word `addr`
+  const void* next_at = nullptr;  // the source's own hint: where it expects the warp's next record
 };
 InstrBrief brief_of(const trace::Instr& in);  // more = 0
 
@@ -84,6 +85,9 @@ class InstrSource {
   // Warp w's current instruction (brief b) has issued. next: b becomes the brief of the
   // warp's next instruction (false after its last).
   virtual void pop(size_t w, InstrBrief& b, bool next) = 0;
+  // A hint, for speed only: warp w (current brief b) will pop soon (its instruction is about
+  // to issue), so the source may start loading the record pop() will read.
+  virtual void will_pop(size_t, const InstrBrief&) {}
   virtual uint64_t buffered_peak() const { return 0; }        // instructions read ahead, at most
   virtual uint64_t buffered_bytes_peak() const { return 0; }  // bytes they took, at most
   // After the model ran on `ran_on` (from_table): reads the trace to its end and returns the
