@@ -202,6 +202,7 @@ class FileSource : public InstrSource {
         warps_(s.warps),
         head_of_(s.warps.size(), nullptr) {
     if (s.from_table) tally_.emplace(s.header);
+    reader_.ignore_seq();  // nothing here reads seq (packed records do not keep it)
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
   }

@@ -319,6 +319,8 @@ const Instr* Reader::next() {
   return &out;
 }
 
+void Reader::ignore_seq() { impl_->dec->ignore_seq(); }
+
 const Instr* Reader::next_call(uint32_t& nparams, int64_t& stride) {
   auto& m = *impl_;
   if (m.call_next != m.call.size()) throw Error(m.path + ": internal: next_call() inside a call read by next()");

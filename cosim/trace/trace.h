@@ -184,6 +184,9 @@ class Reader {
   // same message. Cheaper than next() for a call of several params in a timing-only trace;
   // valid until the next call; nullptr after the last record. Not after next() inside a call.
   const Instr* next_call(uint32_t& nparams, int64_t& stride);
+  // From now on the records' seq numbers are not followed (each reads as its stored delta),
+  // which saves a per-warp table look-up per record: for a reader that never reads seq.
+  void ignore_seq();
   // The final gradient buffer (reads past any remaining instructions first); empty for a
   // timing-only trace.
   const std::vector<uint32_t>& final_buffer();

@@ -328,7 +328,7 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
   out.subcore = static_cast<uint32_t>(c.varint());
   out.warp = static_cast<uint32_t>(c.varint());
   uint64_t last = 0;
-  const uint64_t predicted = last_seq_.get(out.sm, out.warp, last) ? last + 1 : 0;
+  const uint64_t predicted = track_seq_ && last_seq_.get(out.sm, out.warp, last) ? last + 1 : 0;
   out.seq = predicted + static_cast<uint64_t>(unzigzag(c.varint()));
   const uint32_t mask = c.u32();
   out.active_mask = mask;
@@ -346,7 +346,7 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
       c.fail("malformed: a call of " + std::to_string(n) + " params (1.." + std::to_string(kMaxParams) + ")");
     if (n > 1) stride = unzigzag(c.varint());
   }
-  last_seq_.set(out.sm, out.warp, out.seq + n - 1);
+  if (track_seq_) last_seq_.set(out.sm, out.warp, out.seq + n - 1);
   out.param = 0;
   out.nparams = static_cast<uint8_t>(n);
   int64_t prev = prev_addr_;

@@ -182,11 +182,13 @@ class RecordDecoder {
   // other params are nparams() and stride() away (param p at address + p x stride).
   void decode(Cursor& c, std::vector<Instr>& call, bool expand = true);
   uint32_t nparams() const { return nparams_; }  // of the last record decoded
+  void ignore_seq() { track_seq_ = false; }     // Reader::ignore_seq
   int64_t stride() const { return stride_; }
 
  private:
   uint16_t version_;
   bool timing_only_;
+  bool track_seq_ = true;
   uint32_t prev_addr_ = 0;
   SeqBook last_seq_;
   uint32_t nparams_ = 1;
