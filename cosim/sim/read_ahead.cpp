@@ -28,9 +28,10 @@ inline uint64_t get(const uint8_t*& p) {
 
 }  // namespace
 
-size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, int64_t stride) {
+namespace {
+
+size_t pack_as(const trace::Instr& in, bool uniform, bool values, uint8_t* out, uint32_t more, int64_t stride) {
   const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
-  const bool uniform = one_address(in);
   uint8_t* o = out + 2;
   __builtin_memcpy(o + kMask, &in.active_mask, 4);
   __builtin_memcpy(o + kGap, &in.gap, 4);
@@ -65,6 +66,16 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, in
   out[0] = static_cast<uint8_t>(n);
   out[1] = static_cast<uint8_t>(n >> 8);
   return n + 2;
+}
+
+}  // namespace
+
+size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, int64_t stride) {
+  return pack_as(in, one_address(in), values, out, more, stride);
+}
+
+size_t pack_uniform(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, int64_t stride) {
+  return pack_as(in, true, values, out, more, stride);
 }
 
 namespace {

@@ -180,6 +180,9 @@ static_assert(kMax < 0x10000);
 // Packs `in` at out (kMax bytes free); returns the bytes written, length prefix included.
 // more > 0: `in` is param 0 of a call whose next `more` params are next_param() of it (timing-only).
 size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more = 0, int64_t stride = 0);
+// The same for an `in` known to be warp-uniform (every active lane on one word; the reader
+// said so): no look at its lanes.
+size_t pack_uniform(const trace::Instr& in, bool values, uint8_t* out, uint32_t more = 0, int64_t stride = 0);
 // Warp instructions the record at p stands for (1, or a call's params).
 inline uint32_t instructions(const uint8_t* p) { return 1u + p[2 + kMore]; }
 // Unpacks the record at p (its length prefix first) into out; sm, subcore and warp stay as they

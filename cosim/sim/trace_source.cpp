@@ -118,9 +118,10 @@ class Summarizer {
   }
   // A timing-only trace, a whole call at once (Reader::next_call): param p is in0 at
   // address + p x stride with gap 0; the reader has checked every param's addresses.
-  void add_call(const trace::Instr& in0, uint32_t n, int64_t stride) {
+  // uniform: known warp-uniform (the reader said so); else its lanes tell.
+  void add_call(const trace::Instr& in0, uint32_t n, int64_t stride, bool uniform = false) {
     const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(in0.active_mask));
-    if (one_address(in0)) {
+    if (uniform || one_address(in0)) {
       const uint32_t a0 = in0.addr[static_cast<size_t>(__builtin_ctz(in0.active_mask))];
       for (uint32_t p = 0; p < n; ++p) s_.word_updates[static_cast<size_t>(a0 + static_cast<int64_t>(p) * stride)] += lanes;
     } else {
@@ -308,13 +309,15 @@ class FileSource : public InstrSource {
       if (k == WarpIndex::kNone)
         throw Error(fmt::format("{}: SM {} warp {} is not in the {}", path_, in->sm, in->warp,
                                 tally_ ? "trace's warp table (corrupt file)" : "first pass's summary (did the file change?)"));
+      const bool uniform = !values_ && reader_.last_call_uniform();
       if (tally_) {
         if (values_) tally_->add(*in, tally_instrs_++);
-        else tally_->add_call(*in, n, stride);
+        else tally_->add_call(*in, n, stride, uniform);
       }
       b.warp.push_back(static_cast<uint32_t>(k));
       b.offset.push_back(static_cast<uint32_t>(at));
-      at += packed::pack(*in, values_, b.bytes.data() + at, n - 1, stride);
+      uint8_t* const o = b.bytes.data() + at;
+      at += uniform ? packed::pack_uniform(*in, values_, o, n - 1, stride) : packed::pack(*in, values_, o, n - 1, stride);
     }
     return b.warp.size() == kBatch;
   }

@@ -320,6 +320,25 @@ const Instr* Reader::next() {
 }
 
 void Reader::ignore_seq() { impl_->dec->ignore_seq(); }
+bool Reader::last_call_uniform() const { return impl_->dec->uniform(); }
+
+namespace detail {
+
+// check_instr(h, in) is empty, for an instruction whose active lanes are all on one address
+// (a warp-uniform record): the same conditions, with one address to check and the one
+// possible group leader (the lowest active lane). False: check_instr() says what is wrong.
+bool uniform_ok(const Header& h, const Instr& in) {
+  const uint32_t mask = in.active_mask;
+  if (mask == 0 || in.nparams < 1 || in.nparams > kMaxParams || in.param >= in.nparams) return false;
+  if ((in.flags & ~kFlagsDefined) || ((in.flags & kFlagTreeSum) && (in.flags & kFlagOpaqueSum)) ||
+      ((in.flags & kFlagVec2) && (in.flags & kFlagVec4)))
+    return false;
+  if ((h.sm_count && in.sm >= h.sm_count) || (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)) return false;
+  if (in.addr[static_cast<size_t>(__builtin_ctz(mask))] >= h.buffer_words) return false;
+  return (in.reduced_mask & ~(mask & (0u - mask))) == 0;  // at most the lowest active lane leads
+}
+
+}  // namespace detail
 
 const Instr* Reader::next_call(uint32_t& nparams, int64_t& stride) {
   auto& m = *impl_;
@@ -328,7 +347,8 @@ const Instr* Reader::next_call(uint32_t& nparams, int64_t& stride) {
   const uint32_t n = m.dec->nparams();
   const int64_t s = m.dec->stride();
   const Instr& in = m.call[0];
-  if (const std::string problem = check_instr(m.header, in); !problem.empty()) m.bad_param(n, 0, problem);
+  if (!(m.dec->uniform() && detail::uniform_ok(m.header, in)))
+    if (const std::string problem = check_instr(m.header, in); !problem.empty()) m.bad_param(n, 0, problem);
   if (n > 1 && s > 0) {
     // Param p's addresses are param 0's + p x stride: the first param with a lane past the
     // buffer, and its lowest such lane, are what checking each param in turn would report.

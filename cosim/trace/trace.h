@@ -187,6 +187,9 @@ class Reader {
   // From now on the records' seq numbers are not followed (each reads as its stored delta),
   // which saves a per-warp table look-up per record: for a reader that never reads seq.
   void ignore_seq();
+  // The record next_call() returned last was encoded warp-uniform (every active lane on one
+  // address; a writer may also encode such a record lane by lane, then this is false).
+  bool last_call_uniform() const;
   // The final gradient buffer (reads past any remaining instructions first); empty for a
   // timing-only trace.
   const std::vector<uint32_t>& final_buffer();

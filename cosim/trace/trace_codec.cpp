@@ -351,6 +351,7 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
   out.nparams = static_cast<uint8_t>(n);
   int64_t prev = prev_addr_;
   const int64_t span = static_cast<int64_t>(n - 1) * stride;
+  uniform_ = false;
   if (!mask) out.addr.fill(0);  // (an empty mask is invalid: check_instr names it)
   for (uint32_t m = mask; m; m &= m - 1) {
     const int l = __builtin_ctz(m);
@@ -362,6 +363,7 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
       // A warp-uniform instruction: every later lane's delta is 0 (one zero byte each).
       if (nlanes == 1 || c.skip_zeros(nlanes - 1)) {
         fill_lanes(out.addr, static_cast<uint32_t>(a), mask);  // inactive lanes read zero
+        uniform_ = true;
         break;
       }
       out.addr.fill(0);  // inactive lanes read zero

@@ -173,6 +173,11 @@ class RecordEncoder {
   SeqBook last_seq_;  // (sm, warp) -> last seq in this block
 };
 
+// check_instr(h, in) is empty, for an `in` whose active lanes are all on one address (a
+// warp-uniform record): the same conditions without a look at every lane (Reader::next_call's
+// fast path). False: check_instr() says what is wrong. Not for any other `in`.
+bool uniform_ok(const Header& h, const Instr& in);
+
 class RecordDecoder {
  public:
   RecordDecoder(uint16_t version, bool timing_only) : version_(version), timing_only_(timing_only) {}
@@ -183,12 +188,14 @@ class RecordDecoder {
   void decode(Cursor& c, std::vector<Instr>& call, bool expand = true);
   uint32_t nparams() const { return nparams_; }  // of the last record decoded
   void ignore_seq() { track_seq_ = false; }     // Reader::ignore_seq
+  bool uniform() const { return uniform_; }      // the last record: every active lane on one address
   int64_t stride() const { return stride_; }
 
  private:
   uint16_t version_;
   bool timing_only_;
   bool track_seq_ = true;
+  bool uniform_ = false;
   uint32_t prev_addr_ = 0;
   SeqBook last_seq_;
   uint32_t nparams_ = 1;

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "test_util.h"
 #include "trace.h"
+#include "trace_codec.h"
 
 namespace arc::trace {
 namespace {
@@ -299,6 +300,71 @@ TEST(TraceV2, NextCallNamesTheParamPastTheBuffer) {
   EXPECT_EQ(by_param.find(" param 0:"), std::string::npos) << "a later param must be the first outside: " << by_param;
   EXPECT_EQ(by_call, by_param);
   std::printf("%s\n", by_call.c_str());
+}
+
+// Reader::next_call's fast check of a warp-uniform record (detail::uniform_ok) says "fine"
+// exactly when check_instr() finds nothing: every field check, the one address, and the one
+// lane that may lead a group, on directed corner cases and fresh random instructions.
+TEST(TraceV2, TheUniformRecordCheckAgreesWithCheckInstr) {
+  Header h;
+  h.sm_count = 8;
+  h.subcores_per_sm = 4;
+  h.buffer_words = 1000;
+  auto uniform = [](uint32_t mask, uint32_t addr) {
+    Instr in;
+    in.active_mask = mask;
+    for (int l = 0; l < kLanes; ++l)
+      if (mask >> l & 1) in.addr[static_cast<size_t>(l)] = addr;
+    return in;
+  };
+  std::vector<Instr> cases;
+  const Instr ok = uniform(0xF0F0F0F0u, 999);
+  cases.push_back(ok);
+  auto with = [&](auto edit) {
+    Instr in = ok;
+    edit(in);
+    cases.push_back(in);
+  };
+  with([](Instr& in) { in.addr.fill(0); in.active_mask = 0; });                    // no lane
+  with([](Instr& in) { for (auto& a : in.addr) a = a ? 1000 : 0; });             // past the buffer
+  with([](Instr& in) { in.sm = 8; });                                            // SM id
+  with([](Instr& in) { in.subcore = 4; });                                       // sub-core id
+  with([](Instr& in) { in.flags = 1u << 6; });                                   // undefined flag
+  with([](Instr& in) { in.flags = kFlagTreeSum | kFlagOpaqueSum; });             // two sum orders
+  with([](Instr& in) { in.flags = kFlagVec2 | kFlagVec4; });                     // two widths
+  with([](Instr& in) { in.flags = kFlagsDefined & ~(kFlagOpaqueSum | kFlagVec4); });  // every other flag: fine
+  with([](Instr& in) { in.nparams = 0; });
+  with([](Instr& in) { in.nparams = kMaxParams + 1; });
+  with([](Instr& in) { in.nparams = 3; in.param = 3; });
+  with([](Instr& in) { in.nparams = static_cast<uint8_t>(kMaxParams); in.param = 5; });  // fine
+  with([](Instr& in) { in.reduced_mask = 0x10u; });                              // the lowest active lane leads: fine
+  with([](Instr& in) { in.reduced_mask = 0x20u; });                              // a later lane of its group
+  with([](Instr& in) { in.reduced_mask = 0x11u; });                              // a lane outside the mask
+  with([](Instr& in) { in.reduced_mask = 0x80000000u; });                        // the highest active lane
+  const size_t directed = cases.size();
+  std::mt19937 rng(20261126);
+  for (int i = 0; i < 20000; ++i) {
+    uint32_t mask = static_cast<uint32_t>(rng());
+    if (rng() % 4 == 0) mask = 1u << (rng() % 32);
+    Instr in = uniform(mask, static_cast<uint32_t>(rng() % 1100));
+    in.sm = static_cast<uint32_t>(rng() % 9);
+    in.subcore = static_cast<uint32_t>(rng() % 5);
+    in.flags = static_cast<uint32_t>(rng() % 80);
+    in.nparams = static_cast<uint8_t>(rng() % 70);
+    in.param = static_cast<uint8_t>(rng() % 70);
+    const uint32_t r = static_cast<uint32_t>(rng());
+    in.reduced_mask = rng() % 2 ? mask & (0u - mask) : rng() % 2 ? r & mask : r;
+    cases.push_back(in);
+  }
+  size_t agree = 0, fine = 0;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const bool by_check = check_instr(h, cases[i]).empty();
+    EXPECT_EQ(detail::uniform_ok(h, cases[i]), by_check) << "case " << i << ": " << check_instr(h, cases[i]);
+    agree += detail::uniform_ok(h, cases[i]) == by_check;
+    fine += by_check;
+  }
+  std::printf("uniform check vs check_instr: %zu of %zu agree (%zu directed, %zu valid)\n", agree, cases.size(),
+              directed, fine);
 }
 
 }  // namespace
