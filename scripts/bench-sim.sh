@@ -378,9 +378,11 @@ between two runs of one build there shows the machine's own noise.
                 if re.match(r"^(## (build|one run)|build \S+ mode \S+: wall|\S+: cycles \d+ vs)", line):
                     f.write(f"- {line.lstrip('# ')}\n")
             f.write("\n")
-    # The same capture on a 2-core machine, one mode at a time (scripts/bench-full-trace.sh), and
-    # the RTL level against the fast level on it (scripts/rtl-vs-fast.sh): the newest build's logs.
-    local = sorted(glob.glob(os.path.join(os.path.dirname(full_log), "local-*", "bench.log")), key=depth)
+    # The same capture on 2 cores, one mode at a time (scripts/bench-full-trace.sh; local-C: a
+    # 2-core machine, device-C: 2 cores of the device machine), and the RTL level against the fast
+    # level on it (scripts/rtl-vs-fast.sh): the newest build's logs.
+    local = sorted(glob.glob(os.path.join(os.path.dirname(full_log), "local-*", "bench.log")) +
+                   glob.glob(os.path.join(os.path.dirname(full_log), "device-*", "bench.log")), key=depth)
     if local:
         ll = local[-1]
         lt = open(ll).read().splitlines()
@@ -404,7 +406,7 @@ Issue 16's target: under 60 s per mode on 2 cores.
             cl = compares[-1]
             ct = open(cl).read().splitlines()
             f.write(f"""
-The RTL level on the same capture (`scripts/rtl-vs-fast.sh`: arc-hw dynamic, the Verilated ARC units
+The RTL level on a timing-only capture of the same scene (`scripts/rtl-vs-fast.sh`: arc-hw dynamic, the Verilated ARC units
 in the loop, one core; then the fast level; `{os.path.relpath(cl, repo)}`), {ct[0].lstrip("# ")}:
 
 """)
