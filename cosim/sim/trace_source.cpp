@@ -7,58 +7,11 @@
 
 #include "cache_hint.h"
 #include "error.h"
-#include "prefetch.h"
-#include "proc.h"
+#include "batch_worker.h"
 #include "read_ahead.h"
+#include "summarizer.h"
 
 namespace arc::sim {
-
-namespace {
-
-// (sm, warp) -> warp index. One flat table of SMs x warp ids (warp ids are small: hardware
-// slots; one load per look-up, the worker thread does one per record), a hash map only for
-// ids beyond kDense (a producer may number its warps any way it likes).
-class WarpIndex {
- public:
-  static constexpr uint32_t kDense = 1u << 12;
-  static constexpr size_t kNone = SIZE_MAX;
-  size_t find(uint32_t sm, uint32_t warp) const {
-    if (warp < kDense) {
-      if (sm >= sms_ || warp >= stride_) return kNone;
-      const uint32_t v = flat_[static_cast<size_t>(sm) * stride_ + warp];
-      return v ? v - 1 : kNone;
-    }
-    const auto it = sparse_.find((static_cast<uint64_t>(sm) << 32) | warp);
-    return it == sparse_.end() ? kNone : it->second;
-  }
-  void insert(uint32_t sm, uint32_t warp, size_t idx) {
-    if (warp < kDense) {
-      if (sm >= sms_ || warp >= stride_) grow(std::max(sms_, sm + 1), std::max(stride_, warp + 1));
-      flat_[static_cast<size_t>(sm) * stride_ + warp] = static_cast<uint32_t>(idx + 1);
-    } else {
-      sparse_.emplace((static_cast<uint64_t>(sm) << 32) | warp, idx);
-    }
-  }
-
- private:
-  // Re-lays the table out for at least `sms` x `stride` (doubling, so building it is linear).
-  void grow(uint32_t sms, uint32_t stride) {
-    if (sms > sms_) sms = std::max(sms, 2 * sms_);
-    if (stride > stride_) stride = std::min(kDense, std::max(stride, 2 * stride_));
-    std::vector<uint32_t> f(static_cast<size_t>(sms) * stride, 0);
-    for (uint32_t m = 0; m < sms_; ++m)
-      std::copy_n(flat_.begin() + static_cast<ptrdiff_t>(m) * stride_, stride_, f.begin() + static_cast<ptrdiff_t>(m) * stride);
-    flat_ = std::move(f);
-    sms_ = sms;
-    stride_ = stride;
-  }
-  uint32_t sms_ = 0, stride_ = 0;
-  std::vector<uint32_t> flat_;  // [sm x stride_ + warp]: index + 1, 0 = none
-  std::unordered_map<uint64_t, size_t> sparse_;
-};
-
-
-}  // namespace
 
 InstrBrief brief_of(const trace::Instr& in) {
   InstrBrief b;
@@ -74,92 +27,9 @@ InstrBrief brief_of(const trace::Instr& in) {
 
 namespace {
 
-double as_double(uint32_t bits) {
-  float f;
-  static_assert(sizeof f == sizeof bits);
-  __builtin_memcpy(&f, &bits, sizeof f);
-  return static_cast<double>(f);
-}
-
-class Summarizer {
- public:
-  explicit Summarizer(const trace::Header& h) {
-    s_.header = h;
-    s_.word_updates.assign(h.buffer_words, 0);
-    if (!h.timing_only) {
-      s_.word_sum.assign(h.buffer_words, 0.0);
-      s_.word_abs_sum.assign(h.buffer_words, 0.0);
-    }
-  }
-  void add(const trace::Instr& in, uint64_t i) {
-    const bool values = !s_.header.timing_only;
-    const uint32_t a0 = in.active_mask ? in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))] : 0;
-    // Timing only, one word: a count per word, one add.
-    const bool uniform = !values && in.active_mask && a0 < s_.header.buffer_words && one_address(in);
-    if (uniform) s_.word_updates[a0] += static_cast<uint32_t>(__builtin_popcount(in.active_mask));
-    for (uint32_t m = uniform ? 0 : in.active_mask; m; m &= m - 1) {
-      const int l = __builtin_ctz(m);
-      const uint32_t a = in.addr[l];
-      if (a >= s_.header.buffer_words)
-        throw Error(fmt::format("trace record {}: lane {} address {} is outside the {}-word gradient buffer", i, l, a,
-                                s_.header.buffer_words));
-      ++s_.word_updates[a];
-      if (values) {
-        const double v = as_double(in.value[l]);
-        s_.word_sum[a] += v;
-        s_.word_abs_sum[a] += v < 0 ? -v : v;
-      }
-    }
-    WarpSummary& w = warp(in);
-    ++w.count;
-    w.work += static_cast<uint64_t>(in.gap) + 1;
-    ++s_.instructions;
-    s_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
-  }
-  // A timing-only trace, a whole call at once (Reader::next_call): param p is in0 at
-  // address + p x stride with gap 0; the reader has checked every param's addresses.
-  // uniform: known warp-uniform (the reader said so); else its lanes tell.
-  void add_call(const trace::Instr& in0, uint32_t n, int64_t stride, bool uniform = false) {
-    const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(in0.active_mask));
-    if (uniform || one_address(in0)) {
-      const uint32_t a0 = in0.addr[static_cast<size_t>(__builtin_ctz(in0.active_mask))];
-      for (uint32_t p = 0; p < n; ++p) s_.word_updates[static_cast<size_t>(a0 + static_cast<int64_t>(p) * stride)] += lanes;
-    } else {
-      for (uint32_t m = in0.active_mask; m; m &= m - 1) {
-        const int64_t a = in0.addr[static_cast<size_t>(__builtin_ctz(m))];
-        for (uint32_t p = 0; p < n; ++p) ++s_.word_updates[static_cast<size_t>(a + static_cast<int64_t>(p) * stride)];
-      }
-    }
-    WarpSummary& w = warp(in0);
-    w.count += n;
-    w.work += static_cast<uint64_t>(in0.gap) + n;  // the call's params: one issue cycle each, gap before the first
-    s_.instructions += n;
-    s_.lane_updates += static_cast<uint64_t>(n) * lanes;
-  }
-  TraceSummary take() { return std::move(s_); }
-
- private:
-  WarpSummary& warp(const trace::Instr& in) {  // in's warp, added in order of first appearance
-    size_t at = index_.find(in.sm, in.warp);
-    if (at == WarpIndex::kNone) {
-      at = s_.warps.size();
-      index_.insert(in.sm, in.warp, at);
-      s_.warps.emplace_back();
-      s_.warps.back().sm = in.sm;
-      s_.warps.back().subcore = in.subcore;
-      s_.warps.back().warp = in.warp;
-    }
-    return s_.warps[at];
-  }
-  TraceSummary s_;
-  WarpIndex index_;
-};
-
-WarpIndex warp_index(const TraceSummary& s) {
-  WarpIndex index;
-  for (size_t i = 0; i < s.warps.size(); ++i) index.insert(s.warps[i].sm, s.warps[i].warp, i);
-  return index;
-}
+using detail::Summarizer;
+using detail::WarpIndex;
+using detail::warp_index;
 
 class MemorySource : public InstrSource {
  public:
@@ -447,78 +317,7 @@ class FileSource : public InstrSource {
   std::unique_ptr<trace::BatchWorker<Batch>> worker_;  // last: stopped before the members it uses go
 };
 
-// A timing-only trace's first pass, a call at a time: a worker thread reads and checks whole
-// records (Reader::next_call, no per-param copies), this one adds them up.
-TraceSummary summarize_calls(trace::Reader& reader) {
-  struct Call {
-    trace::Instr in0;
-    uint32_t n = 1;
-    int64_t stride = 0;
-  };
-  struct Batch {
-    std::vector<Call> calls;
-    size_t n = 0;
-  };
-  constexpr size_t kBatch = 2048;
-  Summarizer s(reader.header());
-  {
-    trace::BatchWorker<Batch> worker(
-        4, [] { return Batch{std::vector<Call>(kBatch), 0}; },
-        [&](Batch& b) {
-          b.n = 0;
-          while (b.n < kBatch) {
-            Call& c = b.calls[b.n];
-            const trace::Instr* in = reader.next_call(c.n, c.stride);
-            if (!in) return false;
-            c.in0 = *in;
-            ++b.n;
-          }
-          return true;
-        });
-    while (Batch* b = worker.next())
-      for (size_t k = 0; k < b->n; ++k) s.add_call(b->calls[k].in0, b->calls[k].n, b->calls[k].stride);
-  }
-  return s.take();
-}
-
 }  // namespace
-
-TraceSummary summarize(const std::string& path, bool use_table) {
-  const double t0 = process_cpu_seconds();
-  TraceSummary out;
-  auto reader = std::make_unique<trace::Reader>(path);  // the header (errors name the file)
-  std::optional<trace::WarpTable> table;
-  if (use_table) table = reader->warp_table();
-  if (table) {
-    out.header = reader->header();
-    out.from_table = true;
-    out.instructions = table->instructions;
-    out.lane_updates = table->lanes;
-    out.warps.reserve(table->warps.size());
-    for (const trace::WarpEntry& e : table->warps)
-      out.warps.push_back({e.sm, e.subcore, e.warp, e.instructions, e.gap_sum + e.instructions});
-  } else if (reader->header().timing_only) {
-    out = summarize_calls(*reader);
-  } else {
-    reader.reset();  // a full trace: instruction by instruction (each param has its own values)
-    trace::PrefetchReader r(path);  // decodes on a second thread
-    Summarizer s(r.header());
-    uint64_t i = 0;
-    for (const trace::Instr* in = r.next(); in; in = r.next()) s.add(*in, i++);
-    out = s.take();
-  }
-  out.scan_seconds = process_cpu_seconds() - t0;
-  return out;
-}
-
-TraceSummary summarize(const trace::Trace& t) {
-  const double t0 = process_cpu_seconds();
-  Summarizer s(t.header);
-  for (size_t i = 0; i < t.instrs.size(); ++i) s.add(t.instrs[i], i);
-  TraceSummary out = s.take();
-  out.scan_seconds = process_cpu_seconds() - t0;
-  return out;
-}
 
 std::unique_ptr<InstrSource> memory_source(const trace::Trace& t, const TraceSummary& s) {
   return std::make_unique<MemorySource>(t, s);
