@@ -10,8 +10,9 @@ namespace {
 // A run (request.h): `count` one-word rounds on word `addr` carrying `lanes` lane updates,
 // priced per round as the ops it stands for.
 Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
+  assert(count <= OpBlock::kCap);  // one instruction's ops (Request::count is 8-bit)
   Request r(LaneOp{addr, 0, lanes}, sm);
-  r.count = static_cast<uint8_t>(count);  // <= OpBlock::kCap
+  r.count = static_cast<uint8_t>(count);
   r.bytes = count * l2_round_bytes(1, 1, 1, setup);
   r.link_bytes = count * round_bytes(1, 1, 1, setup);
   return r;
