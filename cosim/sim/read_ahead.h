@@ -83,19 +83,8 @@ class ChunkQueues {
   }
   void record_taken(size_t w) { --q_[w].count; }
   // Copies the next record of queue w (its 2-byte length, then that many bytes) to out and
-  // drops it: one call, the common case (the whole record in the head chunk) one memcpy.
+  // drops it, across chunks: for a record peek_whole() does not give.
   void take_record(size_t w, uint8_t* out) {
-    Queue& q = q_[w];
-    const uint32_t end = q.head == q.tail ? q.wr : kChunk;
-    if (end - q.rd >= 2) {
-      const uint8_t* p = chunk(q.head).data + q.rd;
-      const size_t n = record_length(p);
-      if (end - q.rd > n) {  // whole, with bytes left after it: the chunk stays
-        std::memcpy(out, p, n);
-        q.rd += static_cast<uint32_t>(n);
-        return;
-      }
-    }
     take(w, out, 2);
     take(w, out + 2, record_length(out) - 2);
   }

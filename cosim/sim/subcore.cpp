@@ -226,30 +226,33 @@ bool SubCore::try_issue(Cycle now) {
   return true;
 }
 
+size_t SubCore::first_ready(Cycle by) const {
+  const size_t n = ready_at_.size();
+  for (size_t k = 0, i = n ? rr_ % n : 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
+    if (ready_at_[i] <= by) return i;
+  return kNone;
+}
+
 void SubCore::step() {
   const Cycle now = now_cycle();
   if (setup_.plant_lost_wakeup && stats_.instructions > 0) return;  // test only: wake-ups lost from now on
   if (cur_ < 0 && now >= port_free_at_ && !resident_.empty()) {
     // loose round-robin: first ready warp after the last one picked
-    const size_t n = resident_.size();
-    size_t i = rr_ % n;
-    for (size_t k = 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
-      if (ready_at_[i] <= now) {
-        cur_ = static_cast<int>(i);
-        rr_ = i + 1 == n ? 0 : i + 1;
-        cur_since_ = ready_at_[i];
-        cur_picked_ = now;
-        const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
-                        setup_.mode == Mode::Adaptive;
-        Cycle cost = 0;
-        if (sw) {
-          const Warp& w = resident_[i];
-          cost = sw_issue_cycles(setup_.cost, shape(w), vector_width(w.brief.flags));
-        }
-        cur_ready_ = now + cost;
-        stats_.sw_overhead_cycles += cost;
-        break;
+    if (const size_t i = first_ready(now); i != kNone) {
+      const size_t n = resident_.size();
+      cur_ = static_cast<int>(i);
+      rr_ = i + 1 == n ? 0 : i + 1;
+      cur_since_ = ready_at_[i];
+      cur_picked_ = now;
+      const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
+                      setup_.mode == Mode::Adaptive;
+      Cycle cost = 0;
+      if (sw) {
+        const Warp& w = resident_[i];
+        cost = sw_issue_cycles(setup_.cost, shape(w), vector_width(w.brief.flags));
       }
+      cur_ready_ = now + cost;
+      stats_.sw_overhead_cycles += cost;
     }
   }
   if (cur_ >= 0) {
@@ -271,14 +274,10 @@ void SubCore::step() {
     next = std::min(next, r);
   }
   if (next == floor) {
-    // The warp the port will pick then (the first ready one from rr_): the source may start
-    // loading its next record now, a cycle before its issue pops it.
-    const size_t n = ready_at_.size();
-    for (size_t k = 0, i = rr_ % n; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
-      if (ready_at_[i] <= floor) {
-        source_.will_pop(resident_[i].src, resident_[i].brief);
-        break;
-      }
+    // The warp the port will pick then: the source may start loading its next record now, a
+    // cycle before its issue pops it.
+    const size_t i = first_ready(floor);
+    source_.will_pop(resident_[i].src, resident_[i].brief);
   }
   if (next != kNever) wake.at(next);
 }

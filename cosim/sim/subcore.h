@@ -25,6 +25,7 @@
 #include <systemc>
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "coalesce.h"
@@ -83,6 +84,10 @@ class SubCore : public sc_core::sc_module {
   void step();
   void admit_warps(Cycle now);
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
+  // The resident warp the port picks at cycle `by`: the first one ready by then from rr_ on
+  // (loose round-robin), or kNone.
+  static constexpr size_t kNone = SIZE_MAX;
+  size_t first_ready(Cycle by) const;
   // Which of an instruction's address groups the SW mode reduces in the core: those of >= threshold
   // (and 2) lanes where eligible; serial (SW-S's loop) or the butterfly.
   struct ReduceRule {
