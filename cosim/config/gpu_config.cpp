@@ -324,25 +324,41 @@ std::string resolved_text(const GpuConfig& gpu, const ModelKnobs& knobs) {
 
 namespace {
 
-std::vector<std::uint32_t> parse_gpc_of_sm(const GpuConfig& cfg, const std::string& origin) {
+// One level of shared links (GPC or group): its map, its rates and its config keys.
+struct LevelKeys {
+  const char* map_key;
+  const char* rates_key;
+  const char* what;  // "GPC" or "group"
+  const std::string GpuConfig::*map;
+  const std::string GpuConfig::*rates;
+};
+const LevelKeys kGpcLevel{"gpc_of_sm", "icnt_gpc_bytes_per_cycle", "GPC", &GpuConfig::gpc_of_sm,
+                          &GpuConfig::icnt_gpc_bytes_per_cycle};
+const LevelKeys kGroupLevel{"group_of_sm", "icnt_group_bytes_per_cycle", "group", &GpuConfig::group_of_sm,
+                            &GpuConfig::icnt_group_bytes_per_cycle};
+
+// One character per SM: 0-9 then a-z (36 links at most per level).
+std::vector<std::uint32_t> parse_level_map(const GpuConfig& cfg, const LevelKeys& k, const std::string& origin) {
   std::vector<std::uint32_t> out;
-  if (cfg.gpc_of_sm.empty()) return out;
-  for (char ch : cfg.gpc_of_sm) {
-    if (ch < '0' || ch > '9')
-      fail(origin, "gpc_of_sm", std::string("'") + ch + "' is not a GPC digit 0-9 (one digit per SM)");
-    out.push_back(static_cast<std::uint32_t>(ch - '0'));
+  const std::string& text = cfg.*k.map;
+  if (text.empty()) return out;
+  for (char ch : text) {
+    if (ch >= '0' && ch <= '9') out.push_back(static_cast<std::uint32_t>(ch - '0'));
+    else if (ch >= 'a' && ch <= 'z') out.push_back(static_cast<std::uint32_t>(ch - 'a' + 10));
+    else
+      fail(origin, k.map_key, std::string("'") + ch + "' is not a " + k.what + " id 0-9 or a-z (one character per SM)");
   }
   if (static_cast<std::int64_t>(out.size()) < cfg.sms)
-    fail(origin, "gpc_of_sm", std::to_string(out.size()) + " digits for " + std::to_string(cfg.sms) +
-                                  " SMs (one GPC digit per SM; set it too when changing sms, or gpc_of_sm= for no "
-                                  "GPC level)");
+    fail(origin, k.map_key, std::to_string(out.size()) + " characters for " + std::to_string(cfg.sms) + " SMs (one " +
+                                k.what + " id per SM; set it too when changing sms, or " + k.map_key + "= for no " +
+                                k.what + " level)");
   return out;
 }
 
-std::vector<std::uint32_t> parse_gpc_rates(const GpuConfig& cfg, const std::vector<std::uint32_t>& map,
-                                           const std::string& origin) {
+std::vector<std::uint32_t> parse_level_rates(const GpuConfig& cfg, const LevelKeys& k,
+                                             const std::vector<std::uint32_t>& map, const std::string& origin) {
   std::vector<std::uint32_t> out;
-  std::string list = cfg.icnt_gpc_bytes_per_cycle;
+  std::string list = cfg.*k.rates;
   std::replace(list.begin(), list.end(), ',', ' ');  // commas or spaces between the rates
   std::istringstream in(list);
   for (std::string tok; in >> tok;) {
@@ -354,33 +370,41 @@ std::vector<std::uint32_t> parse_gpc_rates(const GpuConfig& cfg, const std::vect
       used = 0;
     }
     if (used != tok.size() || v < 1 || v > 1'000'000)
-      fail(origin, "icnt_gpc_bytes_per_cycle", "'" + tok + "' is not a byte rate 1..1000000");
+      fail(origin, k.rates_key, "'" + tok + "' is not a byte rate 1..1000000");
     out.push_back(static_cast<std::uint32_t>(v));
   }
   if (map.empty()) {
-    if (!out.empty()) fail(origin, "icnt_gpc_bytes_per_cycle", "is given but gpc_of_sm is empty (no GPC level)");
+    if (!out.empty())
+      fail(origin, k.rates_key, std::string("is given but ") + k.map_key + " is empty (no " + k.what + " level)");
     return out;
   }
-  const std::uint32_t gpcs = *std::max_element(map.begin(), map.end()) + 1;
-  if (out.size() != gpcs)
-    fail(origin, "icnt_gpc_bytes_per_cycle", std::to_string(out.size()) + " rates for the " + std::to_string(gpcs) +
-                                                 " GPCs gpc_of_sm names (one per GPC)");
+  const std::uint32_t links = *std::max_element(map.begin(), map.end()) + 1;
+  if (out.size() != links)
+    fail(origin, k.rates_key, std::to_string(out.size()) + " rates for the " + std::to_string(links) + " " + k.what +
+                                  "s " + k.map_key + " names (one per " + k.what + ")");
   return out;
+}
+
+std::vector<std::uint32_t> level_map(const GpuConfig& cfg, const LevelKeys& k) {
+  std::vector<std::uint32_t> map = parse_level_map(cfg, k, cfg.source_file);
+  if (!map.empty()) map.resize(static_cast<size_t>(cfg.sms));  // a longer map: its first sms SMs
+  return map;
 }
 
 }  // namespace
 
-std::vector<std::uint32_t> gpc_of_sm(const GpuConfig& cfg) {
-  std::vector<std::uint32_t> map = parse_gpc_of_sm(cfg, cfg.source_file);
-  if (!map.empty()) map.resize(static_cast<size_t>(cfg.sms));  // a longer map: its first sms SMs
-  return map;
-}
+std::vector<std::uint32_t> gpc_of_sm(const GpuConfig& cfg) { return level_map(cfg, kGpcLevel); }
 std::vector<std::uint32_t> gpc_bytes_per_cycle(const GpuConfig& cfg) {
-  return parse_gpc_rates(cfg, parse_gpc_of_sm(cfg, cfg.source_file), cfg.source_file);
+  return parse_level_rates(cfg, kGpcLevel, parse_level_map(cfg, kGpcLevel, cfg.source_file), cfg.source_file);
+}
+std::vector<std::uint32_t> group_of_sm(const GpuConfig& cfg) { return level_map(cfg, kGroupLevel); }
+std::vector<std::uint32_t> group_bytes_per_cycle(const GpuConfig& cfg) {
+  return parse_level_rates(cfg, kGroupLevel, parse_level_map(cfg, kGroupLevel, cfg.source_file), cfg.source_file);
 }
 
 void validate(const GpuConfig& cfg, const std::string& origin) {
-  (void)parse_gpc_rates(cfg, parse_gpc_of_sm(cfg, origin), origin);
+  for (const LevelKeys* k : {&kGpcLevel, &kGroupLevel})
+    (void)parse_level_rates(cfg, *k, parse_level_map(cfg, *k, origin), origin);
   for (const auto& p : gpu_params()) {
     switch (p.kind) {
       case Kind::Int: {

@@ -76,7 +76,11 @@ struct GpuConfig {
   // GPC level (empty gpc_of_sm: none): the SMs of a GPC share one link into the crossbar
   std::string gpc_of_sm;                 // one digit per SM, in SM-id order: its GPC
   std::string icnt_gpc_bytes_per_cycle;  // per GPC, spaces or commas between: bytes its link carries per cycle
-  std::int64_t icnt_gpc_header_bytes = 0;  // bytes a request takes on that link besides 4 per value
+  std::int64_t icnt_gpc_header_bytes = 0;  // bytes a request takes on that link per round besides 4 per value
+  // Group level (empty group_of_sm: none): inside a GPC, the SMs of a group share a link too
+  std::string group_of_sm;                 // one character (0-9, a-z) per SM, in SM-id order: its group
+  std::string icnt_group_bytes_per_cycle;  // per group, spaces or commas between: bytes its link carries per cycle
+  std::int64_t icnt_group_header_bytes = 0;  // bytes a request takes on that link per round besides 4 per value
   // L2 atomic (ROP) units
   std::int64_t rop_units = 0;          // atomic units, address-sliced
   std::int64_t rop_ops_per_cycle = 0;  // atomic ops per unit per cycle
@@ -151,6 +155,8 @@ void validate(const GpuConfig& cfg, const std::string& origin);
 // no GPC level) and each GPC's link bytes per cycle.
 std::vector<std::uint32_t> gpc_of_sm(const GpuConfig& cfg);
 std::vector<std::uint32_t> gpc_bytes_per_cycle(const GpuConfig& cfg);
+std::vector<std::uint32_t> group_of_sm(const GpuConfig& cfg);  // the same for the group level
+std::vector<std::uint32_t> group_bytes_per_cycle(const GpuConfig& cfg);
 
 // Folder searched for named GPUs, and the names found there (sorted).
 std::string config_dir();

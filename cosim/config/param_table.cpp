@@ -50,18 +50,29 @@ const std::vector<ParamSpec>& gpu_params() {
       {"icnt_flits_per_cycle", Kind::Int, "flits/cycle", "1", "crossbar flits accepted per cycle per SM port", 1, 64,
        {}, &G::icnt_flits_per_cycle},
       {"gpc_of_sm", Kind::String, "-", "\"\"",
-       "GPC of each SM, one digit (0-9) per SM in SM-id order; the SMs of a GPC share its link into the crossbar "
-       "(icnt_gpc_*). A longer map (a smaller sms set over a GPU's file) gives the first sms SMs. Empty: no GPC "
-       "level",
+       "GPC of each SM, one character (0-9, a-z) per SM in SM-id order; the SMs of a GPC share its link into the "
+       "crossbar (icnt_gpc_*). A longer map (a smaller sms set over a GPU's file) gives the first sms SMs. Empty: no "
+       "GPC level",
        0, 0, {}, &G::gpc_of_sm},
       {"icnt_gpc_bytes_per_cycle", Kind::String, "bytes/cycle", "\"\"",
        "bytes each GPC's link into the crossbar carries per cycle, one per GPC of gpc_of_sm, separated by spaces or "
        "commas", 0, 0,
        {}, &G::icnt_gpc_bytes_per_cycle},
       {"icnt_gpc_header_bytes", Kind::Int, "bytes", "0",
-       "bytes a request takes on its GPC's link besides 4 per value it carries (a run of n one-lane requests: n "
-       "requests)",
+       "bytes a request takes on its GPC's link per round (its ops on one word go one per round) besides 4 per "
+       "value it carries",
        0, 4096, {}, &G::icnt_gpc_header_bytes},
+      {"group_of_sm", Kind::String, "-", "\"\"",
+       "group of each SM, one character (0-9, a-z) per SM in SM-id order: SMs (of one GPC) that share a link of "
+       "their own on the way to the crossbar (icnt_group_*), besides their GPC's. A longer map gives the first sms "
+       "SMs. Empty: no group level",
+       0, 0, {}, &G::group_of_sm},
+      {"icnt_group_bytes_per_cycle", Kind::String, "bytes/cycle", "\"\"",
+       "bytes each group's link carries per cycle, one per group of group_of_sm, separated by spaces or commas", 0,
+       0, {}, &G::icnt_group_bytes_per_cycle},
+      {"icnt_group_header_bytes", Kind::Int, "bytes", "0",
+       "bytes a request takes on its group's link per round besides 4 per value it carries", 0, 4096, {},
+       &G::icnt_group_header_bytes},
       {"rop_units", Kind::Int, "units", "32", "L2 atomic (ROP) units, address-sliced", 1, 65536, {},
        &G::rop_units},
       {"rop_ops_per_cycle", Kind::Int, "ops/cycle", "1", "atomic operations one ROP unit starts per cycle", 1, 64, {},

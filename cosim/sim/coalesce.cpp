@@ -13,6 +13,7 @@ Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, 
   assert(count <= OpBlock::kCap);  // one instruction's ops (Request::count is 8-bit)
   Request r(LaneOp{addr, 0, lanes}, sm);
   r.count = static_cast<uint8_t>(count);
+  r.rounds = static_cast<uint8_t>(count);
   r.bytes = count * l2_round_bytes(1, 1, 1, setup);
   r.link_bytes = count * round_bytes(1, 1, 1, setup);
   return r;
@@ -102,6 +103,7 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
     Request r;
     r.sm = static_cast<uint16_t>(sm);
     r.count = static_cast<uint8_t>(n);
+    r.rounds = static_cast<uint8_t>(n);
     r.many = std::move(shared);
     r.bytes = static_cast<uint32_t>(n) * single;
     r.link_bytes = static_cast<uint32_t>(n) * single_link;
@@ -177,6 +179,7 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
       }
       r.many = shared;
       r.one_word = nwords == 1;
+      r.rounds = static_cast<uint8_t>(rounds);
       // Round t updates the words with more than t ops: summed over the rounds, a header
       // each and word_bytes per op; by sector, each round also its sectors and lanes.
       r.link_bytes = rounds * setup.header_bytes + setup.word_bytes * r.count;

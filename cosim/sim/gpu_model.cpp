@@ -44,9 +44,12 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   is.eject_per_cycle = static_cast<uint32_t>(spec.knobs.icnt_eject_per_cycle);
   is.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
   is.input_depth = std::max<uint32_t>(is.flits_per_cycle, static_cast<uint32_t>(g.lsu_issue_per_cycle));
-  is.gpc_of_sm = config::gpc_of_sm(g);
-  is.gpc_bytes = config::gpc_bytes_per_cycle(g);
-  is.gpc_header_bytes = static_cast<uint32_t>(g.icnt_gpc_header_bytes);
+  is.gpc.of_sm = config::gpc_of_sm(g);
+  is.gpc.bytes = config::gpc_bytes_per_cycle(g);
+  is.gpc.header_bytes = static_cast<uint32_t>(g.icnt_gpc_header_bytes);
+  is.group.of_sm = config::group_of_sm(g);
+  is.group.bytes = config::group_bytes_per_cycle(g);
+  is.group.header_bytes = static_cast<uint32_t>(g.icnt_group_header_bytes);
   icnt_ = std::make_unique<Icnt>("icnt", is);
   icnt_->word_state = words_.data();
   for (size_t r = 0; r < rops_.size(); ++r) {

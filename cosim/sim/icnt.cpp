@@ -27,13 +27,32 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
       blocked_rops_(setup.rops),
       sm_slot_(setup.sms, 0),
       eject_slot_(setup.rops, 0),
-      gpc_slot_(setup.gpc_bytes.size(), 0),
-      gpc_wait_(setup.gpc_bytes.size()) {
-  if (!setup.gpc_of_sm.empty() && setup.gpc_of_sm.size() != setup.sms)
-    throw Error("internal: the crossbar's GPC map covers " + std::to_string(setup.gpc_of_sm.size()) + " of " +
-                std::to_string(setup.sms) + " SMs");
-  for (uint32_t g : setup.gpc_of_sm)
-    if (g >= setup.gpc_bytes.size()) throw Error("internal: GPC " + std::to_string(g) + " has no link rate");
+      links_of_sm_(setup.sms, {kNoLink, kNoLink}) {
+  // Both levels flattened into shared_: the groups' links, then the GPCs'.
+  const IcntSetup::SharedLinks* levels[2] = {&setup.group, &setup.gpc};
+  for (int lv = 0; lv < 2; ++lv) {
+    const IcntSetup::SharedLinks& L = *levels[lv];
+    if (L.of_sm.empty()) continue;
+    if (L.of_sm.size() != setup.sms)
+      throw Error("internal: the crossbar's " + std::string(lv ? "GPC" : "group") + " map covers " +
+                  std::to_string(L.of_sm.size()) + " of " + std::to_string(setup.sms) + " SMs");
+    const size_t base = shared_.size();
+    for (uint32_t b : L.bytes) {
+      Shared x;
+      x.rate = b;
+      x.header = L.header_bytes;
+      shared_.push_back(std::move(x));
+    }
+    for (uint32_t sm = 0; sm < setup.sms; ++sm) {
+      if (L.of_sm[sm] >= L.bytes.size())
+        throw Error("internal: " + std::string(lv ? "GPC " : "group ") + std::to_string(L.of_sm[sm]) +
+                    " has no link rate");
+      links_of_sm_[sm][lv] = static_cast<uint32_t>(base + L.of_sm[sm]);
+    }
+    rotate_.assign(L.bytes.size(), {});  // the top level's (the GPCs' when both are on)
+    for (uint32_t sm = 0; sm < setup.sms; ++sm) rotate_[L.of_sm[sm]].push_back(sm);
+  }
+  for (const auto& m : rotate_) widest_ = std::max(widest_, static_cast<uint32_t>(m.size()));
   from_sm.assign(setup.sms, Link<Request>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   wake.bind([this] { step(); });
@@ -93,26 +112,27 @@ void Icnt::step() {
     else recheck_.push_back(static_cast<uint32_t>(rop));
   });
   parked_.release(now, [&](uint32_t sm) { activate(sm); });
-  const bool gpc = !setup_.gpc_of_sm.empty();
-  bool serving = false;  // visiting a GPC's waiters, oldest first (they go before the others)
-  // One SM's turn: it sends from its head while its link (and its GPC's) has room this cycle
-  // and the head's ROP unit has an input entry; then it blocks, waits for its GPC, parks,
-  // idles or stays in the visiting order.
+  const bool shared = !shared_.empty();
+  bool serving = false;  // visiting a shared link's waiters, oldest first (they go before the others)
+  // The first of sm's shared links that stops its head this cycle (full, or, outside the
+  // waiters' turn, with SMs waiting for it), or kNoLink.
+  auto stopping = [&](uint32_t sm) {
+    for (uint32_t l : links_of_sm_[sm]) {
+      if (l == kNoLink) continue;
+      const Shared& x = shared_[l];
+      if (!has_room(x.slot, now, x.rate) || (!serving && !x.waiting.empty())) return l;
+    }
+    return kNoLink;
+  };
+  // One SM's turn: it sends from its head while its link (and its shared links) have room
+  // this cycle and the head's ROP unit has an input entry; then it blocks, waits for a shared
+  // link, parks, idles or stays in the visiting order.
   auto visit = [&](size_t smi) {
     const uint32_t sm = static_cast<uint32_t>(smi);
     Link<Request>& in = from_sm[sm];
     bool blocked = false;
     uint64_t& slot = sm_slot_[sm];
-    // Its GPC's link (GPC level): bytes G per cycle, shared with the GPC's other SMs, which
-    // take it in the order they found it full (gpc_wait_): an SM that is not a waiter lets
-    // the waiters go first.
-    const uint32_t g = gpc ? setup_.gpc_of_sm[sm] : 0;
-    uint64_t* gslot = gpc ? &gpc_slot_[g] : nullptr;
-    const uint64_t G = gpc ? setup_.gpc_bytes[g] : 1;
-    auto gpc_room = [&] {
-      return !gpc || (has_room(*gslot, now, G) && (serving || gpc_wait_[g].empty()));
-    };
-    while (in.ready(now) && has_room(slot, now, F) && gpc_room()) {
+    while (in.ready(now) && has_room(slot, now, F) && (!shared || stopping(sm) == kNoLink)) {
       const Request& r = in.front();
       const uint32_t rop = r.rop;
       Link<Request>& out = *to_rop[rop];
@@ -128,9 +148,13 @@ void Icnt::step() {
       const uint64_t s = std::max<uint64_t>(slot, now * F);
       slot = s + r.link_bytes;
       Cycle last = (slot - 1) / F;  // the cycle its last byte leaves the SM
-      if (gpc) {  // ... and its GPC
-        *gslot = std::max<uint64_t>(*gslot, now * G) + gpc_bytes_of(r);
-        last = std::max<Cycle>(last, (*gslot - 1) / G);
+      if (shared) {  // ... and its shared links
+        for (uint32_t l : links_of_sm_[sm]) {
+          if (l == kNoLink) continue;
+          Shared& x = shared_[l];
+          x.slot = std::max<uint64_t>(x.slot, now * x.rate) + shared_bytes(r, x.header);
+          last = std::max<Cycle>(last, (x.slot - 1) / x.rate);
+        }
       }
       // Ejection: at most eject_per_cycle flits per ROP port per cycle, in order.
       const uint64_t es = std::max<uint64_t>(eject_slot_[rop], (now + lat) * E);
@@ -144,14 +168,16 @@ void Icnt::step() {
     // Until then it waits out of the visiting order (an LSU push only appends behind the
     // head, so it cannot make that cycle earlier).
     Cycle resume = kNever;
-    if (gpc && in.ready(now) && has_room(slot, now, F)) {
-      // Its own link has room, its GPC's has none (or others wait for it first): it joins
-      // the GPC's waiters, served in order as the link frees (see the start of step()).
-      gpc_wait_[g].push_back(sm);
-      state_[sm] = kGpcWait;
-      active_.erase(sm);
-      next = std::min(next, room_from(*gslot, now, G));
-      return;
+    if (shared && in.ready(now) && has_room(slot, now, F)) {
+      if (const uint32_t l = stopping(sm); l != kNoLink) {
+        // Its own link has room, a shared one has none (or others wait for it first): it
+        // joins that link's waiters, served in order as the link frees (see below).
+        shared_[l].waiting.push_back(sm);
+        state_[sm] = kLinkWait;
+        active_.erase(sm);
+        next = std::min(next, room_from(shared_[l].slot, now, shared_[l].rate));
+        return;
+      }
     }
     if (in.ready(now)) resume = room_from(slot, now, F);
     else if (!in.empty()) resume = in.next_ready();
@@ -164,29 +190,42 @@ void Icnt::step() {
       active_.erase(sm);
     } else {
       next = std::min(next, resume);
-      if (serving) {  // a waiter that stays in the order: the global pass below looks at it again
+      if (serving) {  // a waiter that stays in the order: the pass below looks at it again
         state_[sm] = kActive;
         active_.insert(sm);
       }
     }
   };
-  // The GPCs' waiters first, oldest first, while their GPC's link has room this cycle.
-  if (gpc) {
+  if (!shared) {
+    active_.for_each_from(rr, visit);
+  } else {
+    // The shared links' waiters first (groups' links, then GPCs'), oldest first, while the
+    // link has room this cycle; one that finds its other link full waits for that one.
     serving = true;
-    for (size_t g = 0; g < gpc_wait_.size(); ++g) {
-      std::deque<uint32_t>& q = gpc_wait_[g];
-      const uint64_t G = setup_.gpc_bytes[g];
-      while (!q.empty() && has_room(gpc_slot_[g], now, G)) {
-        const uint32_t sm = q.front();
-        q.pop_front();
+    for (Shared& x : shared_) {
+      while (!x.waiting.empty() && has_room(x.slot, now, x.rate)) {
+        const uint32_t sm = x.waiting.front();
+        x.waiting.pop_front();
         state_[sm] = kActive;
         visit(sm);
       }
-      if (!q.empty()) next = std::min(next, room_from(gpc_slot_[g], now, G));
     }
     serving = false;
+    for (const Shared& x : shared_)
+      if (!x.waiting.empty()) next = std::min(next, room_from(x.slot, now, x.rate));
+    // Then every SM in the order: each GPC's SMs in an order that rotates by one every cycle,
+    // the GPCs interleaved (the first of each, then the second of each, ...). With one order
+    // for the whole chip (ascending from SM rr), the SMs of a GPC of consecutive ids would
+    // meet in the same order in all but a few cycles, and the last of them would find the
+    // shared link full in most: it would get what the others leave (the waiters' queue gives
+    // it only the cycle after a refusal), not its share.
+    for (uint32_t k = 0; k < widest_; ++k)
+      for (const std::vector<uint32_t>& m : rotate_)
+        if (k < m.size()) {
+          const uint32_t sm = m[(k + now) % m.size()];
+          if (active_.contains(sm)) visit(sm);
+        }
   }
-  active_.for_each_from(rr, visit);
   // A unit whose remaining waiters were not visited is full now: the next pop must wake us.
   for (uint32_t rop : recheck_)
     if (!blocked_[rop].empty()) to_rop[rop]->await_room(now);

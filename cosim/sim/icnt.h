@@ -7,9 +7,13 @@
 //    left, and each output port delivers at most icnt_eject_per_cycle flits per cycle
 //    (contention at a hot L2 slice queues there, in the order the requests entered), bytes
 //    again: a flit is flit_bytes.
-//  - GPC level (optional): the SMs of one GPC also share that GPC's link into the crossbar,
-//    gpc_bytes[g] bytes per cycle; a request takes gpc_header_bytes + 4 per value it carries
-//    on it (a run of n one-lane requests: n requests), and leaves when both links have room.
+//  - Shared links (optional, two levels): the SMs of one GPC also share that GPC's link into
+//    the crossbar, and inside a GPC the SMs of one group (a part of it with its own link) that
+//    group's; each carries its bytes per cycle, a request taking the level's header per round
+//    plus 4 per value it carries (a run of n one-lane requests: n rounds), and a request
+//    leaves when its SM's link and every shared link of its SM have room. SMs that find a
+//    shared link full wait for it in order; a GPC's SMs meet in an order that rotates every
+//    cycle, so each gets its share.
 //  - Credits: a ROP unit's input Link counts flits in flight to it, so the crossbar never
 //    sends more than the ROP can buffer; a ROP that stops draining stalls the SMs that
 //    target it, which fills their LSU queues: that is the back-pressure the ARC scheduler sees.
@@ -17,6 +21,7 @@
 #include <systemc>
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -39,11 +44,16 @@ struct IcntSetup {
   uint32_t eject_per_cycle = 1;
   uint32_t flit_bytes = 32;
   uint32_t input_depth = 2;  // flits buffered at each SM input
-  // GPC level (empty gpc_of_sm: none): the SMs of GPC g share a link into the crossbar of
-  // gpc_bytes[g] bytes per cycle; a request takes gpc_header_bytes + 4 per value on it.
-  std::vector<uint32_t> gpc_of_sm;
-  std::vector<uint32_t> gpc_bytes;
-  uint32_t gpc_header_bytes = 0;
+  // Links shared by SMs on their way into the crossbar, at two levels (each off when its map
+  // is empty): the SMs of GPC g share a link of gpc.bytes[g] bytes per cycle, and inside it
+  // the SMs of group k (a part of a GPC with a link of its own) one of group.bytes[k]. A
+  // request takes, on each, the level's header_bytes per round plus 4 per value it carries.
+  struct SharedLinks {
+    std::vector<uint32_t> of_sm;  // per SM: its link
+    std::vector<uint32_t> bytes;  // per link: bytes per cycle
+    uint32_t header_bytes = 0;
+  };
+  SharedLinks gpc, group;
 };
 
 class Icnt : public sc_core::sc_module {
@@ -78,7 +88,7 @@ class Icnt : public sc_core::sc_module {
   // Each SM with flits is in the visiting order, waiting on the one ROP unit whose full input
   // blocks its head, or parked until a known cycle (its link busy with an earlier request,
   // or its head not yet visible).
-  enum : char { kIdle, kActive, kBlocked, kParked, kGpcWait };
+  enum : char { kIdle, kActive, kBlocked, kParked, kLinkWait };
   std::vector<char> state_;                      // per SM
   BitSet active_;                                // SMs in the visiting order (ascending from the cycle's first)
   std::vector<std::vector<uint32_t>> blocked_;   // per ROP unit: the SMs waiting on its input
@@ -89,12 +99,21 @@ class Icnt : public sc_core::sc_module {
   // of each ROP port's ejection.
   std::vector<uint64_t> sm_slot_;
   std::vector<uint64_t> eject_slot_;
-  std::vector<uint64_t> gpc_slot_;  // per GPC: its link's next free byte slot (GPC level only)
-  std::vector<std::deque<uint32_t>> gpc_wait_;  // per GPC: SMs whose head found its link full, oldest first
-  // The bytes request r takes on its GPC's link.
-  uint64_t gpc_bytes_of(const Request& r) const {
-    const uint64_t h = setup_.gpc_header_bytes;
-    return r.run() ? uint64_t{r.count} * (h + 4) : h + 4 * uint64_t{r.count};
+  // The shared links of both levels (IcntSetup::SharedLinks), groups first, then GPCs.
+  struct Shared {
+    uint64_t slot = 0;              // its next free byte slot
+    uint64_t rate = 1;              // bytes per cycle
+    uint64_t header = 0;            // bytes per round
+    std::deque<uint32_t> waiting;   // SMs whose head found it full (or others waiting), oldest first
+  };
+  static constexpr uint32_t kNoLink = ~0u;
+  std::vector<Shared> shared_;
+  std::vector<std::array<uint32_t, 2>> links_of_sm_;  // per SM: its group's and its GPC's (kNoLink: none)
+  std::vector<std::vector<uint32_t>> rotate_;          // the SMs of each top-level link, ascending
+  uint32_t widest_ = 0;                                // SMs of the largest of them
+  // The bytes request r takes on a shared link of `header` bytes per round.
+  static uint64_t shared_bytes(const Request& r, uint64_t header) {
+    return uint64_t{r.rounds} * header + 4 * uint64_t{r.count};
   }
 };
 

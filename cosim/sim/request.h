@@ -78,6 +78,7 @@ struct Request {
   uint16_t sm = 0;           // < 4096 (config check)
   uint8_t first = 0, count = 1;  // within one instruction's ops (<= OpBlock::kCap)
   bool one_word = true;  // every op on one word (the ROP then looks up one word, not count)
+  uint8_t rounds = 1;    // rounds (a word's ops go one per round): a GPC link charges a header each
 
   Request() = default;
   Request(LaneOp op, uint32_t sm_) : one(op), sm(static_cast<uint16_t>(sm_)) {}

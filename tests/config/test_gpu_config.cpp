@@ -165,7 +165,9 @@ TEST(GpuConfig, GpcLevelIsCheckedAndParsed) {
   EXPECT_EQ(arc::config::gpc_bytes_per_cycle(c), (std::vector<uint32_t>{48, 96}));
   EXPECT_TRUE(arc::config::gpc_of_sm(parse_gpu(kMinimal, "ok.toml")).empty());
   expect_names(parse_error("gpc_of_sm = \"0\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "gpc_of_sm", "bad.toml");
-  expect_names(parse_error("gpc_of_sm = \"0a\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "gpc_of_sm", "bad.toml");
+  expect_names(parse_error("gpc_of_sm = \"0A\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "gpc_of_sm", "bad.toml");
+  expect_names(parse_error("gpc_of_sm = \"0a\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "icnt_gpc_bytes_per_cycle",
+               "bad.toml");  // ids 0 and a (10): eleven GPCs, one rate
   expect_names(parse_error("gpc_of_sm = \"01\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "icnt_gpc_bytes_per_cycle",
                "bad.toml");  // two GPCs, one rate
   expect_names(parse_error("gpc_of_sm = \"01\"\nicnt_gpc_bytes_per_cycle = \"48 x\"\n"), "icnt_gpc_bytes_per_cycle",
@@ -174,6 +176,27 @@ TEST(GpuConfig, GpcLevelIsCheckedAndParsed) {
                "bad.toml");
   expect_names(parse_error("icnt_gpc_bytes_per_cycle = \"48\"\n"), "icnt_gpc_bytes_per_cycle", "bad.toml");
   expect_names(parse_error("icnt_gpc_header_bytes = -1\n"), "icnt_gpc_header_bytes", "bad.toml");
+}
+
+// The group level (SMs inside a GPC sharing a link of their own): ids 0-9 then a-z, checked
+// like the GPC level's, on its own keys.
+TEST(GpuConfig, GroupLevelIsCheckedAndParsed) {
+  const GpuConfig c = parse_gpu(kMinimal + "group_of_sm = \"b0\"\nicnt_group_bytes_per_cycle = "
+                                           "\"10 1 1 1 1 1 1 1 1 1 1 205\"\nicnt_group_header_bytes = 25\n",
+                                "ok.toml");
+  EXPECT_EQ(arc::config::group_of_sm(c), (std::vector<uint32_t>{11, 0}));
+  EXPECT_EQ(arc::config::group_bytes_per_cycle(c).size(), 12u);
+  EXPECT_EQ(arc::config::group_bytes_per_cycle(c)[11], 205u);
+  EXPECT_EQ(c.icnt_group_header_bytes, 25);
+  EXPECT_TRUE(arc::config::group_of_sm(parse_gpu(kMinimal, "ok.toml")).empty());
+  expect_names(parse_error("group_of_sm = \"0\"\nicnt_group_bytes_per_cycle = \"48\"\n"), "group_of_sm",
+               "bad.toml");  // one id for two SMs
+  expect_names(parse_error("group_of_sm = \"0-\"\nicnt_group_bytes_per_cycle = \"48\"\n"), "group_of_sm",
+               "bad.toml");
+  expect_names(parse_error("group_of_sm = \"01\"\nicnt_group_bytes_per_cycle = \"48\"\n"),
+               "icnt_group_bytes_per_cycle", "bad.toml");  // two groups, one rate
+  expect_names(parse_error("icnt_group_bytes_per_cycle = \"48\"\n"), "icnt_group_bytes_per_cycle", "bad.toml");
+  expect_names(parse_error("icnt_group_header_bytes = 5000\n"), "icnt_group_header_bytes", "bad.toml");
 }
 
 TEST(GpuConfig, ImpossibleValuesNameKeyAndFile) {
