@@ -52,7 +52,7 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
     rotate_.assign(L.bytes.size(), {});  // the top level's (the GPCs' when both are on)
     for (uint32_t sm = 0; sm < setup.sms; ++sm) rotate_[L.of_sm[sm]].push_back(sm);
   }
-  for (const auto& m : rotate_) widest_ = std::max(widest_, static_cast<uint32_t>(m.size()));
+  turn_.resize(rotate_.size());
   from_sm.assign(setup.sms, Link<Request>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   wake.bind([this] { step(); });
@@ -213,18 +213,25 @@ void Icnt::step() {
     serving = false;
     for (const Shared& x : shared_)
       if (!x.waiting.empty()) next = std::min(next, room_from(x.slot, now, x.rate));
-    // Then every SM in the order: each GPC's SMs in an order that rotates by one every cycle,
-    // the GPCs interleaved (the first of each, then the second of each, ...). With one order
-    // for the whole chip (ascending from SM rr), the SMs of a GPC of consecutive ids would
-    // meet in the same order in all but a few cycles, and the last of them would find the
-    // shared link full in most: it would get what the others leave (the waiters' queue gives
-    // it only the cycle after a refusal), not its share.
-    for (uint32_t k = 0; k < widest_; ++k)
-      for (const std::vector<uint32_t>& m : rotate_)
-        if (k < m.size()) {
-          const uint32_t sm = m[(k + now) % m.size()];
-          if (active_.contains(sm)) visit(sm);
-        }
+    // Then every SM in the order: each GPC's SMs in the order (of their ids) rotated by one
+    // every cycle, counting only those in the visiting order, the GPCs interleaved (the first
+    // of each, then the second of each, ...). With one order for the whole chip (ascending
+    // from SM rr), the SMs of a GPC of consecutive ids would meet in the same order in all but
+    // a few cycles, and the last of them would find the shared link full in most: it would
+    // get what the others leave (the waiters' queue gives it only the cycle after a refusal),
+    // not its share; rotating over all of a GPC's SMs would do the same to the last of those
+    // sending when they are a run of its ids.
+    uint32_t widest = 0;
+    for (size_t i = 0; i < rotate_.size(); ++i) {
+      std::vector<uint32_t>& in_order = turn_[i];
+      in_order.clear();
+      for (uint32_t sm : rotate_[i])
+        if (active_.contains(sm)) in_order.push_back(sm);
+      widest = std::max(widest, static_cast<uint32_t>(in_order.size()));
+    }
+    for (uint32_t k = 0; k < widest; ++k)
+      for (const std::vector<uint32_t>& m : turn_)
+        if (k < m.size()) visit(m[(k + now) % m.size()]);
   }
   // A unit whose remaining waiters were not visited is full now: the next pop must wake us.
   for (uint32_t rop : recheck_)
