@@ -213,25 +213,30 @@ void Icnt::step() {
     serving = false;
     for (const Shared& x : shared_)
       if (!x.waiting.empty()) next = std::min(next, room_from(x.slot, now, x.rate));
-    // Then every SM in the order: each GPC's SMs in the order (of their ids) rotated by one
-    // every cycle, counting only those in the visiting order, the GPCs interleaved (the first
-    // of each, then the second of each, ...). With one order for the whole chip (ascending
-    // from SM rr), the SMs of a GPC of consecutive ids would meet in the same order in all but
-    // a few cycles, and the last of them would find the shared link full in most: it would
-    // get what the others leave (the waiters' queue gives it only the cycle after a refusal),
-    // not its share; rotating over all of a GPC's SMs would do the same to the last of those
-    // sending when they are a run of its ids.
+    // Then every SM in the order. Those whose head is visible: each GPC's in the order of
+    // their ids rotated by one every cycle, the GPCs interleaved (the first of each, then the
+    // second of each, ...). With one order for the whole chip (ascending from SM rr), the SMs
+    // of a GPC of consecutive ids would meet in the same order in all but a few cycles, and
+    // the last of them would find the shared link full in most: it would get what the others
+    // leave (the waiters' queue gives it only the cycle after a refusal), not its share;
+    // rotating over all of a GPC's SMs would do the same to the last of those sending when
+    // they are a run of its ids. Counting only SMs with a visible head keeps the order
+    // independent of when in the cycle an LSU made its SM active (a head pushed this cycle
+    // shows next cycle). The others (heads not yet visible) are visited after, to park.
     uint32_t widest = 0;
+    later_.clear();
     for (size_t i = 0; i < rotate_.size(); ++i) {
-      std::vector<uint32_t>& in_order = turn_[i];
-      in_order.clear();
+      std::vector<uint32_t>& ready = turn_[i];
+      ready.clear();
       for (uint32_t sm : rotate_[i])
-        if (active_.contains(sm)) in_order.push_back(sm);
-      widest = std::max(widest, static_cast<uint32_t>(in_order.size()));
+        if (active_.contains(sm)) (from_sm[sm].ready(now) ? ready : later_).push_back(sm);
+      widest = std::max(widest, static_cast<uint32_t>(ready.size()));
     }
     for (uint32_t k = 0; k < widest; ++k)
       for (const std::vector<uint32_t>& m : turn_)
         if (k < m.size()) visit(m[(k + now) % m.size()]);
+    for (uint32_t sm : later_)
+      if (active_.contains(sm)) visit(sm);
   }
   // A unit whose remaining waiters were not visited is full now: the next pop must wake us.
   for (uint32_t rop : recheck_)

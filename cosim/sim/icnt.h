@@ -110,7 +110,8 @@ class Icnt : public sc_core::sc_module {
   std::vector<Shared> shared_;
   std::vector<std::array<uint32_t, 2>> links_of_sm_;  // per SM: its group's and its GPC's (kNoLink: none)
   std::vector<std::vector<uint32_t>> rotate_;          // the SMs of each top-level link, ascending
-  std::vector<std::vector<uint32_t>> turn_;            // this step: those of them in the visiting order
+  std::vector<std::vector<uint32_t>> turn_;            // this step: those of them whose head is visible
+  std::vector<uint32_t> later_;                        // this step: the others in the visiting order
   // The bytes request r takes on a shared link of `header` bytes per round.
   static uint64_t shared_bytes(const Request& r, uint64_t header) {
     return uint64_t{r.rounds} * header + 4 * uint64_t{r.count};
