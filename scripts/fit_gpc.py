@@ -17,7 +17,7 @@ icnt_group_*) from one sw/microbench/placement.cu run (results/h100/validation/f
                alone (`top8`) has two measured groups: each its own rate (one header for the
                level, fitted as H from the two), and the GPC's link a lower bound: the most its
                `tpc_in_gpc` sets (cluster SMs beside one of its own tail TPCs) carried, in the
-               larger of its distinct and coalesced bytes. Other groups: no cap (1000000).
+               larger of its distinct and coalesced bytes. Other groups: no link of their own ('-').
 
 Prints the six config lines and the fit's per-GPC and per-group rates; --json writes them.
 Output for run4: results/h100/validation/full/placement/run4/fit_gpc.md (and .json), in cosim/configs/h100.toml.
@@ -109,28 +109,27 @@ def main():
                 sys.exit(f"fit_gpc.py: no tpc_in_gpc rows of GPC {g}'s cluster beside its own tail TPCs in {a.run}")
             bounds[g] = (best["distinct"], best["coalesced"])
             caps[g] = max(round(best["distinct"] * (h + 4)), round(best["coalesced"] / 32 * (h + 128)))
-    group_of = {}
+    group_of = {}  # SMs in a group with a cap of its own; the others: '-' (no group link)
     for g in big:
         for part, sms in (("cluster", members[g]), ("tail", tail[g])):
             if not sms:
                 continue
-            k = len(groups)
             groups.append((g, part, len(sms)))
             if g in split:
                 d, c = (req[g][0], req[g][1]) if part == "cluster" else (t_req["distinct"], t_req["coalesced"] / 32)
                 group_caps.append(cap_of(d, c))
+                for sm in sms:
+                    group_of[sm] = sum(1 for x in group_caps if x != unbound) - 1
             else:
                 group_caps.append(unbound)
-            for sm in sms:
-                group_of[sm] = k
     digit = "0123456789abcdefghijklmnopqrstuvwxyz"
     lines = [f'gpc_of_sm = "{"".join(str(sm_gpc[s]) for s in range(n))}"',
              f"icnt_gpc_header_bytes = {h}",
              f'icnt_gpc_bytes_per_cycle = "{",".join(str(caps[g]) for g in big)}"']
     if split:
-        lines += [f'group_of_sm = "{"".join(digit[group_of[s]] for s in range(n))}"',
+        lines += [f'group_of_sm = "{"".join(digit[group_of[s]] if s in group_of else "-" for s in range(n))}"',
                   f"icnt_group_header_bytes = {group_h}",
-                  f'icnt_group_bytes_per_cycle = "{",".join(map(str, group_caps))}"']
+                  f'icnt_group_bytes_per_cycle = "{",".join(str(c) for c in group_caps if c != unbound)}"']
     print("\n".join(lines) + "\n")
     print("| GPC | SMs (model) | SMs measured | distinct measured / fit | coalesced lanes measured / fit |")
     print("| --- | --- | --- | --- | --- |")
@@ -146,17 +145,19 @@ def main():
     if split:
         print("\n| group | GPC | part | SMs | bytes/cycle | distinct measured / fit | coalesced lanes measured / fit |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
-        for k, ((g, part, size), cap) in enumerate(zip(groups, group_caps)):
+        k = 0
+        for (g, part, size), cap in zip(groups, group_caps):
             if cap == unbound:
-                print(f"| {digit[k]} | {g} | {part} | {size} | no cap | | |")
+                print(f"| - | {g} | {part} | {size} | no link of its own | | |")
                 continue
+            k += 1
             d, c = (req[g][0], 32 * req[g][1]) if part == "cluster" else (t_req["distinct"], t_req["coalesced"])
-            print(f"| {digit[k]} | {g} | {part} | {size} | {cap} | {d:.2f} / {cap / (group_h + 4):.2f} | "
+            print(f"| {digit[k - 1]} | {g} | {part} | {size} | {cap} | {d:.2f} / {cap / (group_h + 4):.2f} | "
                   f"{c:.1f} / {32 * cap / (group_h + 128):.1f} |")
     if a.json:
         json.dump({"run": a.run, "header_bytes": h, "group_header_bytes": group_h, "config": lines, "gpcs": out,
-                   "groups": [{"group": k, "gpc": g, "part": part, "sms": size, "bytes_per_cycle": cap}
-                              for k, ((g, part, size), cap) in enumerate(zip(groups, group_caps))]},
+                   "groups": [{"gpc": g, "part": part, "sms": size, "bytes_per_cycle": cap if cap != unbound else None}
+                              for (g, part, size), cap in zip(groups, group_caps)]},
                   open(a.json, "w"), indent=1)
 
 

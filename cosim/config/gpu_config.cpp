@@ -345,8 +345,10 @@ std::vector<std::uint32_t> parse_level_map(const GpuConfig& cfg, const LevelKeys
   for (char ch : text) {
     if (ch >= '0' && ch <= '9') out.push_back(static_cast<std::uint32_t>(ch - '0'));
     else if (ch >= 'a' && ch <= 'z') out.push_back(static_cast<std::uint32_t>(ch - 'a' + 10));
+    else if (ch == '-') out.push_back(kNoSharedLink);
     else
-      fail(origin, k.map_key, std::string("'") + ch + "' is not a " + k.what + " id 0-9 or a-z (one character per SM)");
+      fail(origin, k.map_key,
+           std::string("'") + ch + "' is not a " + k.what + " id 0-9 or a-z, or - for none (one character per SM)");
   }
   if (static_cast<std::int64_t>(out.size()) < cfg.sms)
     fail(origin, k.map_key, std::to_string(out.size()) + " characters for " + std::to_string(cfg.sms) + " SMs (one " +
@@ -378,7 +380,9 @@ std::vector<std::uint32_t> parse_level_rates(const GpuConfig& cfg, const LevelKe
       fail(origin, k.rates_key, std::string("is given but ") + k.map_key + " is empty (no " + k.what + " level)");
     return out;
   }
-  const std::uint32_t links = *std::max_element(map.begin(), map.end()) + 1;
+  std::uint32_t links = 0;
+  for (std::uint32_t id : map)
+    if (id != kNoSharedLink) links = std::max(links, id + 1);
   if (out.size() != links)
     fail(origin, k.rates_key, std::to_string(out.size()) + " rates for the " + std::to_string(links) + " " + k.what +
                                   "s " + k.map_key + " names (one per " + k.what + ")");

@@ -153,6 +153,8 @@ void validate(const GpuConfig& cfg, const std::string& origin);
 
 // The GPC level as numbers (validate() has checked both strings): the GPC of each SM (empty:
 // no GPC level) and each GPC's link bytes per cycle.
+// An SM's entry where the map has '-': no link of that level.
+inline constexpr std::uint32_t kNoSharedLink = ~std::uint32_t{0};
 std::vector<std::uint32_t> gpc_of_sm(const GpuConfig& cfg);
 std::vector<std::uint32_t> gpc_bytes_per_cycle(const GpuConfig& cfg);
 std::vector<std::uint32_t> group_of_sm(const GpuConfig& cfg);  // the same for the group level

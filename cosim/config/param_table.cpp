@@ -50,8 +50,8 @@ const std::vector<ParamSpec>& gpu_params() {
       {"icnt_flits_per_cycle", Kind::Int, "flits/cycle", "1", "crossbar flits accepted per cycle per SM port", 1, 64,
        {}, &G::icnt_flits_per_cycle},
       {"gpc_of_sm", Kind::String, "-", "\"\"",
-       "GPC of each SM, one character (0-9, a-z) per SM in SM-id order; the SMs of a GPC share its link into the "
-       "crossbar (icnt_gpc_*). A longer map (a smaller sms set over a GPU's file) gives the first sms SMs. Empty: no "
+       "GPC of each SM, one character (0-9, a-z; - for none) per SM in SM-id order; the SMs of a GPC share its link "
+       "into the crossbar (icnt_gpc_*). A longer map (a smaller sms set over a GPU's file) gives the first sms SMs. Empty: no "
        "GPC level",
        0, 0, {}, &G::gpc_of_sm},
       {"icnt_gpc_bytes_per_cycle", Kind::String, "bytes/cycle", "\"\"",
@@ -63,9 +63,9 @@ const std::vector<ParamSpec>& gpu_params() {
        "value it carries",
        0, 4096, {}, &G::icnt_gpc_header_bytes},
       {"group_of_sm", Kind::String, "-", "\"\"",
-       "group of each SM, one character (0-9, a-z) per SM in SM-id order: SMs (of one GPC) that share a link of "
-       "their own on the way to the crossbar (icnt_group_*), besides their GPC's. A longer map gives the first sms "
-       "SMs. Empty: no group level",
+       "group of each SM, one character (0-9, a-z; - for none) per SM in SM-id order: SMs (of one GPC) that share a "
+       "link of their own on the way to the crossbar (icnt_group_*), besides their GPC's. A longer map gives the "
+       "first sms SMs. Empty: no group level",
        0, 0, {}, &G::group_of_sm},
       {"icnt_group_bytes_per_cycle", Kind::String, "bytes/cycle", "\"\"",
        "bytes each group's link carries per cycle, one per group of group_of_sm, separated by spaces or commas", 0,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "error.h"
+#include "gpu_config.h"
 #include "cache_hint.h"
 #include "rop.h"
 
@@ -44,15 +45,19 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
       shared_.push_back(std::move(x));
     }
     for (uint32_t sm = 0; sm < setup.sms; ++sm) {
+      if (L.of_sm[sm] == config::kNoSharedLink) continue;  // '-' in the map: none at this level
       if (L.of_sm[sm] >= L.bytes.size())
         throw Error("internal: " + std::string(lv ? "GPC " : "group ") + std::to_string(L.of_sm[sm]) +
                     " has no link rate");
       links_of_sm_[sm][lv] = static_cast<uint32_t>(base + L.of_sm[sm]);
     }
-    rotate_.assign(L.bytes.size(), {});  // the top level's (the GPCs' when both are on)
-    for (uint32_t sm = 0; sm < setup.sms; ++sm) rotate_[L.of_sm[sm]].push_back(sm);
+    // The visiting order's lists: the top level's links (the GPCs' when both are on), and
+    // one more for the SMs without a link there.
+    turn_.assign(L.bytes.size() + 1, {});
+    top_of_sm_.assign(setup.sms, static_cast<uint32_t>(L.bytes.size()));
+    for (uint32_t sm = 0; sm < setup.sms; ++sm)
+      if (L.of_sm[sm] != config::kNoSharedLink) top_of_sm_[sm] = L.of_sm[sm];
   }
-  turn_.resize(rotate_.size());
   from_sm.assign(setup.sms, Link<Request>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
   wake.bind([this] { step(); });
@@ -173,6 +178,8 @@ void Icnt::step() {
         // Its own link has room, a shared one has none (or others wait for it first): it
         // joins that link's waiters, served in order as the link frees (see below).
         shared_[l].waiting.push_back(sm);
+        ++waiters_;
+        contended_until_ = now + kContendedSpell;
         state_[sm] = kLinkWait;
         active_.erase(sm);
         next = std::min(next, room_from(shared_[l].slot, now, shared_[l].rate));
@@ -201,18 +208,21 @@ void Icnt::step() {
   } else {
     // The shared links' waiters first (groups' links, then GPCs'), oldest first, while the
     // link has room this cycle; one that finds its other link full waits for that one.
-    serving = true;
-    for (Shared& x : shared_) {
-      while (!x.waiting.empty() && has_room(x.slot, now, x.rate)) {
-        const uint32_t sm = x.waiting.front();
-        x.waiting.pop_front();
-        state_[sm] = kActive;
-        visit(sm);
+    if (waiters_) {
+      serving = true;
+      for (Shared& x : shared_) {
+        while (!x.waiting.empty() && has_room(x.slot, now, x.rate)) {
+          const uint32_t sm = x.waiting.front();
+          x.waiting.pop_front();
+          --waiters_;
+          state_[sm] = kActive;
+          visit(sm);
+        }
       }
+      serving = false;
+      for (const Shared& x : shared_)
+        if (!x.waiting.empty()) next = std::min(next, room_from(x.slot, now, x.rate));
     }
-    serving = false;
-    for (const Shared& x : shared_)
-      if (!x.waiting.empty()) next = std::min(next, room_from(x.slot, now, x.rate));
     // Then every SM in the order. Those whose head is visible: each GPC's in the order of
     // their ids rotated by one every cycle, the GPCs interleaved (the first of each, then the
     // second of each, ...). With one order for the whole chip (ascending from SM rr), the SMs
@@ -223,21 +233,26 @@ void Icnt::step() {
     // they are a run of its ids. Counting only SMs with a visible head keeps the order
     // independent of when in the cycle an LSU made its SM active (a head pushed this cycle
     // shows next cycle). The others (heads not yet visible) are visited after, to park.
-    uint32_t widest = 0;
-    later_.clear();
-    for (size_t i = 0; i < rotate_.size(); ++i) {
-      std::vector<uint32_t>& ready = turn_[i];
-      ready.clear();
-      for (uint32_t sm : rotate_[i])
-        if (active_.contains(sm)) (from_sm[sm].ready(now) ? ready : later_).push_back(sm);
-      widest = std::max(widest, static_cast<uint32_t>(ready.size()));
+    // Where no shared link has turned an SM away for kContendedSpell cycles, who goes first
+    // decides nothing about them: the chip-wide order, which costs less.
+    if (now > contended_until_) {
+      active_.for_each_from(rr, visit);
+      goto visited;
     }
+    for (std::vector<uint32_t>& t : turn_) t.clear();
+    later_.clear();
+    active_.for_each_from(0, [&](size_t sm) {  // ascending ids: each list stays in id order
+      (from_sm[sm].ready(now) ? turn_[top_of_sm_[sm]] : later_).push_back(static_cast<uint32_t>(sm));
+    });
+    uint32_t widest = 0;
+    for (const std::vector<uint32_t>& t : turn_) widest = std::max(widest, static_cast<uint32_t>(t.size()));
     for (uint32_t k = 0; k < widest; ++k)
       for (const std::vector<uint32_t>& m : turn_)
         if (k < m.size()) visit(m[(k + now) % m.size()]);
     for (uint32_t sm : later_)
       if (active_.contains(sm)) visit(sm);
   }
+visited:
   // A unit whose remaining waiters were not visited is full now: the next pop must wake us.
   for (uint32_t rop : recheck_)
     if (!blocked_[rop].empty()) to_rop[rop]->await_room(now);

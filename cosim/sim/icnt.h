@@ -109,9 +109,12 @@ class Icnt : public sc_core::sc_module {
   static constexpr uint32_t kNoLink = ~0u;
   std::vector<Shared> shared_;
   std::vector<std::array<uint32_t, 2>> links_of_sm_;  // per SM: its group's and its GPC's (kNoLink: none)
-  std::vector<std::vector<uint32_t>> rotate_;          // the SMs of each top-level link, ascending
-  std::vector<std::vector<uint32_t>> turn_;            // this step: those of them whose head is visible
+  std::vector<uint32_t> top_of_sm_;                    // per SM: its top-level link (its GPC's when both are on)
+  std::vector<std::vector<uint32_t>> turn_;            // this step, per top-level link: its SMs in the order whose head is visible
   std::vector<uint32_t> later_;                        // this step: the others in the visiting order
+  size_t waiters_ = 0;                                 // SMs waiting for a shared link, all links
+  static constexpr Cycle kContendedSpell = 64;         // cycles the rotating order stays after a refusal
+  Cycle contended_until_ = 0;                          // the last of them
   // The bytes request r takes on a shared link of `header` bytes per round.
   static uint64_t shared_bytes(const Request& r, uint64_t header) {
     return uint64_t{r.rounds} * header + 4 * uint64_t{r.count};

@@ -189,9 +189,12 @@ TEST(GpuConfig, GroupLevelIsCheckedAndParsed) {
   EXPECT_EQ(arc::config::group_bytes_per_cycle(c)[11], 205u);
   EXPECT_EQ(c.icnt_group_header_bytes, 25);
   EXPECT_TRUE(arc::config::group_of_sm(parse_gpu(kMinimal, "ok.toml")).empty());
+  // '-': the SM has no group link; rates are counted over the ids the map names.
+  const GpuConfig dash = parse_gpu(kMinimal + "group_of_sm = \"-0\"\nicnt_group_bytes_per_cycle = \"205\"\n", "ok.toml");
+  EXPECT_EQ(arc::config::group_of_sm(dash), (std::vector<uint32_t>{arc::config::kNoSharedLink, 0}));
   expect_names(parse_error("group_of_sm = \"0\"\nicnt_group_bytes_per_cycle = \"48\"\n"), "group_of_sm",
                "bad.toml");  // one id for two SMs
-  expect_names(parse_error("group_of_sm = \"0-\"\nicnt_group_bytes_per_cycle = \"48\"\n"), "group_of_sm",
+  expect_names(parse_error("group_of_sm = \"0!\"\nicnt_group_bytes_per_cycle = \"48\"\n"), "group_of_sm",
                "bad.toml");
   expect_names(parse_error("group_of_sm = \"01\"\nicnt_group_bytes_per_cycle = \"48\"\n"),
                "icnt_group_bytes_per_cycle", "bad.toml");  // two groups, one rate
