@@ -15,9 +15,10 @@ fi
 cd "$root"
 "$py" scripts/calibrate_sim.py --arcsim "$build/arcsim" --raw results/h100/microbench \
   --variant "placeholder h100.toml (before issue 9)|--config results/h100/calibration/h100-placeholders.toml" \
-  --variant "issue 9 calibration (no coalescing, in-order ROP, no SW-S cost)|--gpu h100 --set coalesce_bytes=0 --set lsu_cycles_per_instruction=0 --set l2_instruction_bytes=0 --set l2_request_header_bytes=-1 --set l2_request_sector_bytes=-1 --set rop_same_addr_interval=1 --set rop_window=1 --set sws_cycles_per_key=0 --set sws_cycles_per_lane=0" \
-  --variant "issue 9 + same-addr interval 3 + ROP window 8|--gpu h100 --set coalesce_bytes=0 --set lsu_cycles_per_instruction=0 --set l2_instruction_bytes=0 --set l2_request_header_bytes=-1 --set l2_request_sector_bytes=-1 --set sws_cycles_per_key=0 --set sws_cycles_per_lane=0" \
-  --variant "issue 17 before the instruction costs: + line coalescing + SW-S cost|--gpu h100 --set lsu_cycles_per_instruction=0 --set l2_instruction_bytes=0 --set l2_request_header_bytes=-1 --set l2_request_sector_bytes=-1" \
-  --variant "h100.toml as is: + 2 cycles per RED instruction per SM, L2-side instruction and round costs (issue 17)|--gpu h100" \
+  --variant "issue 9 calibration (no coalescing, in-order ROP, no SW-S cost)|--gpu h100 --set coalesce_bytes=0 --set lsu_cycles_per_instruction=0 --set l2_instruction_bytes=0 --set l2_request_header_bytes=-1 --set l2_request_sector_bytes=-1 --set rop_same_addr_interval=1 --set rop_window=1 --set sws_cycles_per_key=0 --set sws_cycles_per_lane=0 --set gpc_of_sm=\"\" --set icnt_gpc_bytes_per_cycle=\"\" --set group_of_sm=\"\" --set icnt_group_bytes_per_cycle=\"\"" \
+  --variant "issue 9 + same-addr interval 3 + ROP window 8|--gpu h100 --set coalesce_bytes=0 --set lsu_cycles_per_instruction=0 --set l2_instruction_bytes=0 --set l2_request_header_bytes=-1 --set l2_request_sector_bytes=-1 --set sws_cycles_per_key=0 --set sws_cycles_per_lane=0 --set gpc_of_sm=\"\" --set icnt_gpc_bytes_per_cycle=\"\" --set group_of_sm=\"\" --set icnt_group_bytes_per_cycle=\"\"" \
+  --variant "issue 17 before the instruction costs: + line coalescing + SW-S cost|--gpu h100 --set lsu_cycles_per_instruction=0 --set l2_instruction_bytes=0 --set l2_request_header_bytes=-1 --set l2_request_sector_bytes=-1 --set gpc_of_sm=\"\" --set icnt_gpc_bytes_per_cycle=\"\" --set group_of_sm=\"\" --set icnt_group_bytes_per_cycle=\"\"" \
+  --variant "issue 17 before the GPC links: + 2 cycles per RED instruction per SM, L2-side instruction and round costs|--gpu h100 --set gpc_of_sm=\"\" --set icnt_gpc_bytes_per_cycle=\"\" --set group_of_sm=\"\" --set icnt_group_bytes_per_cycle=\"\"" \
+  --variant "h100.toml as is: + the placement run's GPC links and GPC 0's two groups (issue 17)|--gpu h100" \
   --md "$out/model_vs_microbench.md" --json "$out/model_vs_microbench.json" \
   --plot "$out/model_vs_microbench.png" --doc docs/calibration.md
