@@ -29,7 +29,6 @@ import json
 import math
 import os
 import sys
-from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import placement_summary  # noqa: E402
@@ -40,27 +39,8 @@ def main():
     ap.add_argument("run", nargs="?", default="results/h100/validation/full/placement/run4")
     ap.add_argument("--json")
     a = ap.parse_args()
-    for f in ("gpc_map.csv", "placement.csv", "per_sm.csv"):
-        if not os.path.exists(os.path.join(a.run, f)):
-            sys.exit(f"fit_gpc.py: {os.path.join(a.run, f)} is missing (a placement.cu run directory?)")
-    gpc = {int(r["smid"]): int(r["gpc"]) for r in csv.DictReader(open(os.path.join(a.run, "gpc_map.csv")))}
-    members = defaultdict(list)
-    for sm, g in gpc.items():
-        members[g].append(sm)
-    big = sorted(g for g in members if len(members[g]) > 2)
-    home = placement_summary.tpc_pace(a.run, members)[3]
-    sm_gpc = {}
-    for sm, g in gpc.items():
-        if g in big:
-            sm_gpc[sm] = g
-        else:
-            t = sm - sm % 2
-            if t not in home:
-                sys.exit(f"fit_gpc.py: SM {sm} (TPC {t}) keeps pace with no single GPC in {a.run}/per_sm.csv")
-            sm_gpc[sm] = home[t]
+    members, big, sm_gpc, tail = placement_summary.gpc_layout(a.run, "fit_gpc.py")
     n = max(sm_gpc) + 1
-    if sorted(sm_gpc) != list(range(n)):
-        sys.exit(f"fit_gpc.py: gpc_map.csv does not list SMs 0..{n - 1}")
     rate = {(int(r["param"]), r["pattern"]): float(r["lane_ops_per_clk"])
             for r in csv.DictReader(open(os.path.join(a.run, "placement.csv"))) if r["set"] == "gpc"}
     req = {g: (rate[(g, "distinct")], rate[(g, "coalesced")] / 32) for g in big}
@@ -78,10 +58,6 @@ def main():
     # rate (one header for the level, from those two, as H above) and the GPC's link a lower
     # bound, the most its tpc_in_gpc sets (its clusters' SMs beside one of its tail TPCs) carried.
     # Every other group has no cap of its own (the GPC's `gpc` row is its cluster's cap).
-    tail = defaultdict(set)
-    for sm, g in sm_gpc.items():
-        if sm not in members[g]:
-            tail[g].add(sm)
     top8 = [r for r in csv.DictReader(open(os.path.join(a.run, "placement.csv"))) if r["set"] == "top8"]
     top8_sms = {int(x) for x in top8[0]["smids"].split("-")} if top8 else set()
     split = [g for g in big if tail[g] and tail[g] == top8_sms]
@@ -102,7 +78,7 @@ def main():
             best = {}
             for r in tig:
                 ids = {int(x) for x in r["smids"].split("-")}
-                own = set(members[g])
+                own = members[g]
                 if ids - own and ids - own <= tail[g] and own <= ids:
                     best[r["pattern"]] = max(best.get(r["pattern"], 0.0), float(r["lane_ops_per_clk"]))
             if set(best) != {"distinct", "coalesced"}:

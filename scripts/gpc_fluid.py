@@ -80,23 +80,8 @@ def main():
     ap.add_argument("run", nargs="?", default="results/h100/validation/full/placement/run4")
     ap.add_argument("--blocks", type=int, default=33, help="the launch whose per-block times to print")
     a = ap.parse_args()
-    for f in ("gpc_map.csv", "placement.csv", "per_sm.csv"):
-        if not os.path.exists(os.path.join(a.run, f)):
-            sys.exit(f"gpc_fluid.py: {os.path.join(a.run, f)} is missing (a placement.cu run directory?)")
-    gpc = {int(r["smid"]): int(r["gpc"]) for r in csv.DictReader(open(os.path.join(a.run, "gpc_map.csv")))}
-    members = defaultdict(set)
-    for sm, g in gpc.items():
-        members[g].add(sm)
-    big = sorted(g for g in members if len(members[g]) > 2)
-    home = placement_summary.tpc_pace(a.run, {g: sorted(m) for g, m in members.items()})[3]
-    tail = defaultdict(set)  # GPC -> its tail TPCs' SMs
-    for g in members:
-        if g not in big:
-            for sm in members[g]:
-                t = sm - sm % 2
-                if t not in home:
-                    sys.exit(f"gpc_fluid.py: SM {sm} (TPC {t}) keeps pace with no single GPC in {a.run}/per_sm.csv")
-                tail[home[t]].add(sm)
+    members, big, sm_gpc, tail = placement_summary.gpc_layout(a.run, "gpc_fluid.py")
+    gpc = {sm: g for g, m in members.items() for sm in m}
     rows = list(csv.DictReader(open(os.path.join(a.run, "placement.csv"))))
     rate = {(r["set"], int(r["param"]), r["pattern"]): float(r["lane_ops_per_clk"]) for r in rows}
     smids = {(r["set"], int(r["param"])): [int(x) for x in r["smids"].split("-")] for r in rows}

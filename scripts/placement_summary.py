@@ -178,5 +178,36 @@ def gpc_section(run, folder, rows, where):
         print(f"| {n} | {', '.join(f'{g}: {c}' for g, c in sorted(count.items()))} | {' | '.join(cells)} |")
 
 
+def gpc_layout(run, tool):
+    """The die's GPCs from one placement.cu run: (members: GPC -> its cluster SMs (a set), big:
+    the GPCs of more than 2 such SMs, sm_gpc: SM -> its GPC, each tail TPC (no cluster placed
+    it) in the GPC whose pace it keeps, tail: GPC -> its tail TPCs' SMs). Exits naming `tool`
+    and the file when a file is missing, a TPC keeps pace with no single GPC, or the map skips
+    an SM."""
+    for f in ("gpc_map.csv", "placement.csv", "per_sm.csv"):
+        if not os.path.exists(os.path.join(run, f)):
+            sys.exit(f"{tool}: {os.path.join(run, f)} is missing (a placement.cu run directory?)")
+    gpc = {int(r["smid"]): int(r["gpc"]) for r in csv.DictReader(open(os.path.join(run, "gpc_map.csv")))}
+    members = defaultdict(set)
+    for sm, g in gpc.items():
+        members[g].add(sm)
+    big = sorted(g for g in members if len(members[g]) > 2)
+    home = tpc_pace(run, {g: sorted(m) for g, m in members.items()})[3]
+    sm_gpc, tail = {}, defaultdict(set)
+    for sm, g in gpc.items():
+        if g in big:
+            sm_gpc[sm] = g
+            continue
+        t = sm - sm % 2
+        if t not in home:
+            sys.exit(f"{tool}: SM {sm} (TPC {t}) keeps pace with no single GPC in {run}/per_sm.csv")
+        sm_gpc[sm] = home[t]
+        tail[home[t]].add(sm)
+    n = max(sm_gpc) + 1
+    if sorted(sm_gpc) != list(range(n)):
+        sys.exit(f"{tool}: gpc_map.csv does not list SMs 0..{n - 1}")
+    return members, big, sm_gpc, tail
+
+
 if __name__ == "__main__":
     main()
