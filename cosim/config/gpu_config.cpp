@@ -350,10 +350,9 @@ std::vector<std::uint32_t> parse_level_map(const GpuConfig& cfg, const LevelKeys
       fail(origin, k.map_key,
            std::string("'") + ch + "' is not a " + k.what + " id 0-9 or a-z, or - for none (one character per SM)");
   }
-  if (static_cast<std::int64_t>(out.size()) < cfg.sms)
-    fail(origin, k.map_key, std::to_string(out.size()) + " characters for " + std::to_string(cfg.sms) + " SMs (one " +
-                                k.what + " id per SM; set it too when changing sms, or " + k.map_key + "= for no " +
-                                k.what + " level)");
+  // SMs past the map's end (a GPU file's map under a larger --set sms) have no link at this
+  // level: the die the map describes has no such SMs.
+  if (static_cast<std::int64_t>(out.size()) < cfg.sms) out.resize(static_cast<size_t>(cfg.sms), kNoSharedLink);
   return out;
 }
 

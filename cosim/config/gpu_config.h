@@ -74,7 +74,7 @@ struct GpuConfig {
   std::int64_t icnt_latency = 0;         // SM-to-L2 crossbar latency, cycles
   std::int64_t icnt_flits_per_cycle = 0; // crossbar flits accepted per cycle per SM
   // GPC level (empty gpc_of_sm: none): the SMs of a GPC share one link into the crossbar
-  std::string gpc_of_sm;                 // one digit per SM, in SM-id order: its GPC
+  std::string gpc_of_sm;                 // one character per SM (0-9, a-z; - none), in SM-id order: its GPC
   std::string icnt_gpc_bytes_per_cycle;  // per GPC, spaces or commas between: bytes its link carries per cycle
   std::int64_t icnt_gpc_header_bytes = 0;  // bytes a request takes on that link per round besides 4 per value
   // Group level (empty group_of_sm: none): inside a GPC, the SMs of a group share a link too

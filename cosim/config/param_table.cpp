@@ -51,8 +51,8 @@ const std::vector<ParamSpec>& gpu_params() {
        {}, &G::icnt_flits_per_cycle},
       {"gpc_of_sm", Kind::String, "-", "\"\"",
        "GPC of each SM, one character (0-9, a-z; - for none) per SM in SM-id order; the SMs of a GPC share its link "
-       "into the crossbar (icnt_gpc_*). A longer map (a smaller sms set over a GPU's file) gives the first sms SMs. Empty: no "
-       "GPC level",
+       "into the crossbar (icnt_gpc_*). A longer map (a smaller sms set over a GPU's file) gives the first sms SMs; "
+       "SMs past a shorter map's end have no GPC link. Empty: no GPC level",
        0, 0, {}, &G::gpc_of_sm},
       {"icnt_gpc_bytes_per_cycle", Kind::String, "bytes/cycle", "\"\"",
        "bytes each GPC's link into the crossbar carries per cycle, one per GPC of gpc_of_sm, separated by spaces or "
@@ -65,7 +65,7 @@ const std::vector<ParamSpec>& gpu_params() {
       {"group_of_sm", Kind::String, "-", "\"\"",
        "group of each SM, one character (0-9, a-z; - for none) per SM in SM-id order: SMs (of one GPC) that share a "
        "link of their own on the way to the crossbar (icnt_group_*), besides their GPC's. A longer map gives the "
-       "first sms SMs. Empty: no group level",
+       "first sms SMs; SMs past a shorter map's end have none. Empty: no group level",
        0, 0, {}, &G::group_of_sm},
       {"icnt_group_bytes_per_cycle", Kind::String, "bytes/cycle", "\"\"",
        "bytes each group's link carries per cycle, one per group of group_of_sm, separated by spaces or commas", 0,

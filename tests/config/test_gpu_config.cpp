@@ -164,7 +164,9 @@ TEST(GpuConfig, GpcLevelIsCheckedAndParsed) {
   EXPECT_EQ(arc::config::gpc_of_sm(c), (std::vector<uint32_t>{0, 1}));  // sms = 2: the first two
   EXPECT_EQ(arc::config::gpc_bytes_per_cycle(c), (std::vector<uint32_t>{48, 96}));
   EXPECT_TRUE(arc::config::gpc_of_sm(parse_gpu(kMinimal, "ok.toml")).empty());
-  expect_names(parse_error("gpc_of_sm = \"0\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "gpc_of_sm", "bad.toml");
+  // A map shorter than sms (a GPU file's map under a larger --set sms): the SMs past it have no link.
+  const GpuConfig shorter = parse_gpu(kMinimal + "gpc_of_sm = \"0\"\nicnt_gpc_bytes_per_cycle = \"48\"\n", "ok.toml");
+  EXPECT_EQ(arc::config::gpc_of_sm(shorter), (std::vector<uint32_t>{0, arc::config::kNoSharedLink}));
   expect_names(parse_error("gpc_of_sm = \"0A\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "gpc_of_sm", "bad.toml");
   expect_names(parse_error("gpc_of_sm = \"0a\"\nicnt_gpc_bytes_per_cycle = \"48\"\n"), "icnt_gpc_bytes_per_cycle",
                "bad.toml");  // ids 0 and a (10): eleven GPCs, one rate
@@ -192,8 +194,8 @@ TEST(GpuConfig, GroupLevelIsCheckedAndParsed) {
   // '-': the SM has no group link; rates are counted over the ids the map names.
   const GpuConfig dash = parse_gpu(kMinimal + "group_of_sm = \"-0\"\nicnt_group_bytes_per_cycle = \"205\"\n", "ok.toml");
   EXPECT_EQ(arc::config::group_of_sm(dash), (std::vector<uint32_t>{arc::config::kNoSharedLink, 0}));
-  expect_names(parse_error("group_of_sm = \"0\"\nicnt_group_bytes_per_cycle = \"48\"\n"), "group_of_sm",
-               "bad.toml");  // one id for two SMs
+  expect_names(parse_error("group_of_sm = \"0\"\nicnt_group_bytes_per_cycle = \"48 48\"\n"),
+               "icnt_group_bytes_per_cycle", "bad.toml");  // one group named, two rates
   expect_names(parse_error("group_of_sm = \"0!\"\nicnt_group_bytes_per_cycle = \"48\"\n"), "group_of_sm",
                "bad.toml");
   expect_names(parse_error("group_of_sm = \"01\"\nicnt_group_bytes_per_cycle = \"48\"\n"),
