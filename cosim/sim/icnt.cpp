@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "error.h"
-#include "gpu_config.h"
 #include "cache_hint.h"
 #include "rop.h"
 
@@ -45,7 +44,7 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
       shared_.push_back(std::move(x));
     }
     for (uint32_t sm = 0; sm < setup.sms; ++sm) {
-      if (L.of_sm[sm] == config::kNoSharedLink) continue;  // '-' in the map: none at this level
+      if (L.of_sm[sm] == kNoLink) continue;  // '-' in the map: none at this level
       if (L.of_sm[sm] >= L.bytes.size())
         throw Error("internal: " + std::string(lv ? "GPC " : "group ") + std::to_string(L.of_sm[sm]) +
                     " has no link rate");
@@ -56,7 +55,7 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
     turn_.assign(L.bytes.size() + 1, {});
     top_of_sm_.assign(setup.sms, static_cast<uint32_t>(L.bytes.size()));
     for (uint32_t sm = 0; sm < setup.sms; ++sm)
-      if (L.of_sm[sm] != config::kNoSharedLink) top_of_sm_[sm] = L.of_sm[sm];
+      if (L.of_sm[sm] != kNoLink) top_of_sm_[sm] = L.of_sm[sm];
   }
   from_sm.assign(setup.sms, Link<Request>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
@@ -203,42 +202,38 @@ void Icnt::step() {
       }
     }
   };
-  if (!shared) {
+  // The shared links' waiters first (groups' links, then GPCs'), oldest first, while the link
+  // has room this cycle; one that finds its other link full waits for that one.
+  if (waiters_) {
+    serving = true;
+    for (Shared& x : shared_) {
+      while (!x.waiting.empty() && has_room(x.slot, now, x.rate)) {
+        const uint32_t sm = x.waiting.front();
+        x.waiting.pop_front();
+        --waiters_;
+        state_[sm] = kActive;
+        visit(sm);
+      }
+    }
+    serving = false;
+    for (const Shared& x : shared_)
+      if (!x.waiting.empty()) next = std::min(next, room_from(x.slot, now, x.rate));
+  }
+  // Then every SM in the order. Without shared links, or where none has turned an SM away for
+  // kContendedSpell cycles (who goes first then decides nothing about them): one order for
+  // the whole chip, ascending from SM rr. Otherwise those whose head is visible: each GPC's
+  // in the order of their ids rotated by one every cycle, the GPCs interleaved (the first of
+  // each, then the second of each, ...). With the chip-wide order the SMs of a GPC of
+  // consecutive ids would meet in the same order in all but a few cycles, and the last of
+  // them would find the shared link full in most: it would get what the others leave (the
+  // waiters' queue gives it only the cycle after a refusal), not its share; rotating over all
+  // of a GPC's SMs would do the same to the last of those sending when they are a run of its
+  // ids. Counting only SMs with a visible head keeps the order independent of when in the
+  // cycle an LSU made its SM active (a head pushed this cycle shows next cycle). The others
+  // (heads not yet visible) are visited after, to park.
+  if (!shared || now > contended_until_) {
     active_.for_each_from(rr, visit);
   } else {
-    // The shared links' waiters first (groups' links, then GPCs'), oldest first, while the
-    // link has room this cycle; one that finds its other link full waits for that one.
-    if (waiters_) {
-      serving = true;
-      for (Shared& x : shared_) {
-        while (!x.waiting.empty() && has_room(x.slot, now, x.rate)) {
-          const uint32_t sm = x.waiting.front();
-          x.waiting.pop_front();
-          --waiters_;
-          state_[sm] = kActive;
-          visit(sm);
-        }
-      }
-      serving = false;
-      for (const Shared& x : shared_)
-        if (!x.waiting.empty()) next = std::min(next, room_from(x.slot, now, x.rate));
-    }
-    // Then every SM in the order. Those whose head is visible: each GPC's in the order of
-    // their ids rotated by one every cycle, the GPCs interleaved (the first of each, then the
-    // second of each, ...). With one order for the whole chip (ascending from SM rr), the SMs
-    // of a GPC of consecutive ids would meet in the same order in all but a few cycles, and
-    // the last of them would find the shared link full in most: it would get what the others
-    // leave (the waiters' queue gives it only the cycle after a refusal), not its share;
-    // rotating over all of a GPC's SMs would do the same to the last of those sending when
-    // they are a run of its ids. Counting only SMs with a visible head keeps the order
-    // independent of when in the cycle an LSU made its SM active (a head pushed this cycle
-    // shows next cycle). The others (heads not yet visible) are visited after, to park.
-    // Where no shared link has turned an SM away for kContendedSpell cycles, who goes first
-    // decides nothing about them: the chip-wide order, which costs less.
-    if (now > contended_until_) {
-      active_.for_each_from(rr, visit);
-      goto visited;
-    }
     for (std::vector<uint32_t>& t : turn_) t.clear();
     later_.clear();
     active_.for_each_from(0, [&](size_t sm) {  // ascending ids: each list stays in id order
@@ -252,7 +247,6 @@ void Icnt::step() {
     for (uint32_t sm : later_)
       if (active_.contains(sm)) visit(sm);
   }
-visited:
   // A unit whose remaining waiters were not visited is full now: the next pop must wake us.
   for (uint32_t rop : recheck_)
     if (!blocked_[rop].empty()) to_rop[rop]->await_room(now);

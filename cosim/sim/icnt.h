@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "bitset.h"
+#include "gpu_config.h"
 #include "link.h"
 #include "park_wheel.h"
 #include "request.h"
@@ -106,7 +107,7 @@ class Icnt : public sc_core::sc_module {
     uint64_t header = 0;            // bytes per round
     std::deque<uint32_t> waiting;   // SMs whose head found it full (or others waiting), oldest first
   };
-  static constexpr uint32_t kNoLink = ~0u;
+  static constexpr uint32_t kNoLink = config::kNoSharedLink;  // none (as '-' in a config map)
   std::vector<Shared> shared_;
   std::vector<std::array<uint32_t, 2>> links_of_sm_;  // per SM: its group's and its GPC's (kNoLink: none)
   std::vector<uint32_t> top_of_sm_;                    // per SM: its top-level link (its GPC's when both are on)
