@@ -114,7 +114,7 @@ def derive(raw):
     act = [int(r["active"]) for r in pick(lat, test="atom_same")]
     slope = (same_lat[-1] - same_lat[0]) / (act[-1] - act[0])
     v["rop_same_addr_interval"] = dict(
-        value=int(round(interval)), measured=interval, knob=True,
+        value=round(interval, 2), measured=interval, knob=True,
         source=f"throughput.csv hotspot k=1 (all {nsm} SMs, one address): {num(hot, 'lane_ops_per_clk'):.4f} red "
                f"(atom {num(hot_atom, 'lane_ops_per_clk'):.4f}) lane ops/cycle = {interval:.2f} cycles per op; "
                f"latency.csv atom_same: +{slope:.2f} cycles per extra same-address lane in one warp")

@@ -83,7 +83,12 @@ void set_from_node(GpuConfig& cfg, ModelKnobs* knobs, const ParamSpec& p, const 
       std::ostringstream s;
       s << *v;
       check_range(p, *v, origin, s.str());
-      cfg.*std::get<double GpuConfig::*>(p.field) = *v;
+      if (p.is_knob()) {
+        if (!knobs) fail(origin, p.key, "is a timing-model knob, not a GPU parameter (arcsim sim --set)");
+        knobs->*std::get<double ModelKnobs::*>(p.field) = *v;
+      } else {
+        cfg.*std::get<double GpuConfig::*>(p.field) = *v;
+      }
       break;
     }
     case Kind::String: {
@@ -253,8 +258,15 @@ void apply_override(GpuConfig& cfg, ModelKnobs& knobs, const std::string& key_eq
 
 void validate(const ModelKnobs& knobs, const GpuConfig& gpu) {
   for (const auto& p : model_params()) {
-    const auto v = knobs.*std::get<std::int64_t ModelKnobs::*>(p.field);
-    check_range(p, static_cast<double>(v), "model knob", std::to_string(v));
+    if (p.kind == Kind::Float) {
+      const double v = knobs.*std::get<double ModelKnobs::*>(p.field);
+      std::ostringstream s;
+      s << v;
+      check_range(p, v, "model knob", s.str());
+    } else {
+      const auto v = knobs.*std::get<std::int64_t ModelKnobs::*>(p.field);
+      check_range(p, static_cast<double>(v), "model knob", std::to_string(v));
+    }
   }
   if (knobs.lsu_busy_slack > gpu.lsu_queue_depth)
     throw Error("lsu_busy_slack " + std::to_string(knobs.lsu_busy_slack) + " exceeds lsu_queue_depth " +
@@ -275,7 +287,10 @@ void validate(const ModelKnobs& knobs, const GpuConfig& gpu) {
 
 namespace {
 nlohmann::json value_json(const GpuConfig& cfg, const ModelKnobs& knobs, const ParamSpec& p) {
-  if (p.is_knob()) return knobs.*std::get<std::int64_t ModelKnobs::*>(p.field);
+  if (p.is_knob()) {
+    if (p.kind == Kind::Float) return knobs.*std::get<double ModelKnobs::*>(p.field);
+    return knobs.*std::get<std::int64_t ModelKnobs::*>(p.field);
+  }
   switch (p.kind) {
     case Kind::Int: return cfg.*std::get<std::int64_t GpuConfig::*>(p.field);
     case Kind::Float: return cfg.*std::get<double GpuConfig::*>(p.field);

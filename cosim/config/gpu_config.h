@@ -29,7 +29,7 @@ struct ModelKnobs {
   std::int64_t rop_queue_depth = 0;          // requests buffered at each ROP unit's input (0 = auto)
   std::int64_t rop_window = 1;               // ROP look-ahead for a startable op (1 = in order)
   std::int64_t icnt_eject_per_cycle = 1;     // flits one crossbar output (ROP port) delivers per cycle
-  std::int64_t rop_same_addr_interval = 1;   // min cycles between two ops starting on one address
+  double rop_same_addr_interval = 1;         // mean cycles between two ops starting on one address
   std::int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
   std::int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this
   std::int64_t arc_pass_coalesce = 1;  // ARC-HW pass-through lanes of an instruction: one coalesced packet (1) or one each (0)
@@ -112,9 +112,12 @@ struct ParamSpec {
   double min;
   double max;
   std::vector<std::string> choices;
-  std::variant<std::int64_t GpuConfig::*, double GpuConfig::*, std::string GpuConfig::*, std::int64_t ModelKnobs::*>
+  std::variant<std::int64_t GpuConfig::*, double GpuConfig::*, std::string GpuConfig::*, std::int64_t ModelKnobs::*,
+               double ModelKnobs::*>
       field;
-  bool is_knob() const { return std::holds_alternative<std::int64_t ModelKnobs::*>(field); }
+  bool is_knob() const {
+    return std::holds_alternative<std::int64_t ModelKnobs::*>(field) || std::holds_alternative<double ModelKnobs::*>(field);
+  }
 };
 
 // The tables: every GPU parameter and every model knob, each in display order.

@@ -104,7 +104,9 @@ const std::vector<ParamSpec>& model_params() {
        1, 4096, {}, &K::rop_window},
       {"icnt_eject_per_cycle", Kind::Int, "flits/cycle", "1",
        "flits a crossbar output port delivers to its ROP unit per cycle", 1, 64, {}, &K::icnt_eject_per_cycle},
-      {"rop_same_addr_interval", Kind::Int, "cycles", "1", "minimum cycles between two atomics starting on one address",
+      {"rop_same_addr_interval", Kind::Float, "cycles", "1",
+       "mean cycles between two atomics starting on one address (fractions kept to 1/1024 cycle: an op starts at the "
+       "first whole cycle at or after its due time)",
        1, 100000, {}, &K::rop_same_addr_interval},
       {"rop_slice_bytes", Kind::Int, "bytes", "32", "address granule the ROP hash slices on (a power of two)", 4,
        1 << 16, {}, &K::rop_slice_bytes},

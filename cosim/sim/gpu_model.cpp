@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "arc_unit_fast.h"
 #include "arc_unit_rtl.h"
@@ -26,7 +27,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   RopSetup rs;
   rs.ops_per_cycle = static_cast<uint32_t>(g.rop_ops_per_cycle);
   rs.latency = static_cast<uint32_t>(g.rop_latency);
-  rs.same_addr_interval = static_cast<uint32_t>(spec.knobs.rop_same_addr_interval);
+  rs.same_addr_sub = static_cast<uint64_t>(std::llround(spec.knobs.rop_same_addr_interval * double(kSubCycles)));
   rs.window = static_cast<uint32_t>(spec.knobs.rop_window);
   rs.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
   rs.coalesced = g.coalesce_bytes > 0;

@@ -34,7 +34,7 @@ void RopUnit::step() {
   Cycle retry = kNever;
   // Per-lane requests, one per cycle, in order, and a 1-cycle interval: the word rule can never
   // bite: no look-up.
-  const bool serialize = setup_.same_addr_interval > 1 || setup_.ops_per_cycle > 1 || setup_.window > 1 || setup_.coalesced;
+  const bool serialize = setup_.same_addr_sub > kSubCycles || setup_.ops_per_cycle > 1 || setup_.window > 1 || setup_.coalesced;
   auto seen = [&](uint32_t a) { return std::find(seen_.begin(), seen_.end(), a) != seen_.end(); };
   while (in.ready(now) && std::max<uint64_t>(next_slot_, now * O) < (now + 1) * O) {
     size_t pick = SIZE_MAX;
@@ -57,7 +57,7 @@ void RopUnit::step() {
         if (seen(words[k])) ok = false;  // an older request on one of its words waits
       if (ok) {
         for (uint32_t k = 0; k < nw; ++k) {
-          const Cycle f = words_[words[k]].free;
+          const Cycle f = (words_[words[k]].free_sub + kSubCycles - 1) / kSubCycles;  // first whole cycle
           if (f > now) {
             ok = false;
             retry = std::min(retry, f);
@@ -75,22 +75,27 @@ void RopUnit::step() {
     const Request r = in.pop_at(now, pick);
     next_slot_ = std::max<uint64_t>(next_slot_, now * O) + r.bytes;
     // Commit, run by run of consecutive ops on one word: with serialization the m-th op of a
-    // run starts same_addr_interval x m cycles after its first (each waits for the one before).
+    // run is due same_addr_interval x m after its first (each waits for the one before) and
+    // starts at the first whole cycle at or after that.
     Cycle last = now;
-    const uint32_t gap = serialize ? setup_.same_addr_interval : 0;
+    const uint64_t gap = serialize ? setup_.same_addr_sub : 0;
+    auto whole = [](uint64_t sub) { return (sub + kSubCycles - 1) / kSubCycles; };
     // One word's run: `rounds` ops carrying `lanes` lane updates; ops = their values, or nullptr
     // for a run request (values 0, nothing to apply or log).
     auto commit = [&](uint32_t addr, uint32_t rounds, uint32_t lanes, const LaneOp* ops) {
       WordState& w = words_[addr];
-      const Cycle t0 = serialize ? std::max(now, w.free) : now;
+      // Due inside this cycle (or later: a run earlier in this request on the word): keep the
+      // due time's fraction, so a backlog advances by the exact interval; a word idle since an
+      // earlier cycle starts afresh at this one.
+      const uint64_t t0 = serialize && w.free_sub + kSubCycles > now * kSubCycles ? w.free_sub : now * kSubCycles;
       for (uint32_t k = 0; ops && k < rounds; ++k) {
         if (setup_.values) image_.apply(addr, ops[k].value);  // a timing-only trace adds 0 to 0: the image stays 0
-        if (log_.enabled) log_.entries.push_back({t0 + Cycle{k} * gap, unit_, addr, ops[k].value});
+        if (log_.enabled) log_.entries.push_back({whole(t0 + k * gap), unit_, addr, ops[k].value});
       }
-      const Cycle t = t0 + Cycle{rounds} * gap;
+      const uint64_t t = t0 + uint64_t{rounds} * gap;
       w.arrived += lanes;
-      if (serialize) w.free = t;
-      last = std::max(last, t - gap);
+      if (serialize) w.free_sub = t;
+      last = std::max<Cycle>(last, whole(t - gap));
     };
     if (r.run()) {
       commit(r.one.addr, r.count, r.one.lanes, nullptr);

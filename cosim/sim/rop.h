@@ -1,7 +1,9 @@
 // RopUnit: one address-sliced L2 atomic unit. Each cycle it starts up to rop_ops_per_cycle
 // atomics from its input queue: the oldest ones among the first rop_window (1 = strictly in
 // arrival order) that may start. An atomic may not start less than rop_same_addr_interval
-// cycles after the previous one on its address (same-address serialization), nor pass an
+// cycles after the previous one on its address (same-address serialization; the interval may
+// be fractional: due times are kept in 1/kSubCycles cycle and an op starts at the first whole
+// cycle at or after its due time, so a run of m ops spans m x interval on average), nor pass an
 // older atomic on its own address, so per address the order is always arrival order. Starting an atomic commits it to the memory image (ROP semantics:
 // arc::golden::MemoryImage::apply, FTZ=1); it is performed rop_latency cycles later, which
 // is when the run can end. Ops to one address always go to one unit, so the image does not
@@ -19,10 +21,12 @@
 
 namespace arc::sim {
 
+constexpr uint64_t kSubCycles = 1024;  // the resolution of a word's due time
+
 struct RopSetup {
   uint32_t ops_per_cycle = 1;
   uint32_t latency = 160;
-  uint32_t same_addr_interval = 1;
+  uint64_t same_addr_sub = kSubCycles;  // rop_same_addr_interval in 1/kSubCycles cycle
   uint32_t window = 1;
   uint32_t flit_bytes = 32;
   bool coalesced = false;  // requests may carry several ops (coalesce_bytes > 0)
@@ -31,7 +35,7 @@ struct RopSetup {
 
 // What the ROP units keep per gradient word, side by side so one op touches one cache line.
 struct WordState {
-  Cycle free = 0;         // first cycle the word's next op may start (same-address serialization)
+  uint64_t free_sub = 0;  // when the word's next op may start, in 1/kSubCycles cycle (same-address serialization)
   uint32_t arrived = 0;   // lane updates committed to it (the end-of-run conservation check)
 };
 

@@ -45,7 +45,7 @@ std::vector<RunSpec> rop_variants() {
   RunSpec s = small_gpu();
   s.record_commits = true;
   s.knobs.rop_window = 16;
-  s.knobs.rop_same_addr_interval = 3;
+  s.knobs.rop_same_addr_interval = 3.5;  // fractional, as h100.toml's
   s.gpu.rop_ops_per_cycle = 2;
   s.mode = Mode::Baseline;
   out.push_back(s);
