@@ -14,7 +14,7 @@
 #          simulated: the small real capture bundled in tests/data (KEEP_TRACES=1 brings it back)
 #   gs     gs-il (1920x1080, 500,000 Gaussians) captured in Baseline (timing-only) and simulated
 #          in every validated mode, 2 cores per mode: OUT/sim/ (needs OUT/bench/bench.json from
-#          `small` for the best thresholds: BENCH_JSON=path, as the device starts bare)
+#          `small` for the best thresholds: run "small gs" in one call, or BENCH_JSON=path)
 # Prediction = one trace per workload, replayed in each method's mode at the threshold the GPU
 # found best (`--vector 4` for the -v4 rows); nothing is fitted to a method's timing. The trace
 # is the compute floor's (CAPTURE_METHOD, default floor: Baseline's calls recorded, no atomic
@@ -46,9 +46,13 @@ smi() { nvidia-smi --query-gpu="$1" --format=csv,noheader 2>/dev/null | head -1;
 # The validated methods (issue 17): arc_bench method -> model mode and vector width.
 methods=baseline,floor,baseline-noatomic,sws,swb,cub,adaptive,baseline-v4,sws-v4,swb-v4,adaptive-v4
 
-# Best threshold per workload and method from OUT/bench/bench.json (fastest median; default $3).
+# Best threshold per workload and method (fastest median; default $3) from BENCH_JSON, else from
+# the bench of an earlier part of this call (bench or small: its bench.json is kept here when
+# the part's folder is packed and removed).
+latest_bench=$(mktemp /tmp/arcsim-val-bench.XXXXXX.json)
+trap 'rm -f "$latest_bench"' EXIT
 best_x() {
-  python3 - "${BENCH_JSON:-$top/data-small/bench/bench.json}" "$1" "$2" "$3" <<'PY'
+  python3 - "${BENCH_JSON:-$latest_bench}" "$1" "$2" "$3" <<'PY'
 import json, sys
 path, w, m, default = sys.argv[1:]
 try:
@@ -129,6 +133,7 @@ log=$top/$part.log
         --thresholds 1,2,4,8,12,16 --out "$out/bench" --meta "gpu_name=$(smi name)" --meta "driver=$(smi driver_version)" \
         --meta "binary=arc_bench built on the CPU machine (nvcc 13.0, sm_90), scripts/gpu-validate.sh" > "$out/bench/bench.log" 2>&1
       echo "bench exit $?"; tail -5 "$out/bench/bench.log"
+      cp "$out/bench/bench.json" "$latest_bench"
       if [ "$part" = small ]; then
         capture pulsar 300000
         capture tex ""

@@ -104,7 +104,7 @@ const std::vector<ParamSpec>& model_params() {
        1, 4096, {}, &K::rop_window},
       {"icnt_eject_per_cycle", Kind::Int, "flits/cycle", "1",
        "flits a crossbar output port delivers to its ROP unit per cycle", 1, 64, {}, &K::icnt_eject_per_cycle},
-      {"rop_same_addr_interval", Kind::Float, "cycles", "1",
+      {"rop_same_addr_interval", Kind::Float, "cycles", "1.0",
        "mean cycles between two atomics starting on one address (fractions kept to 1/1024 cycle: an op starts at the "
        "first whole cycle at or after its due time)",
        1, 100000, {}, &K::rop_same_addr_interval},

@@ -133,7 +133,9 @@ __global__ void __launch_bounds__(kBlock, 5) backward_kernel(const uint2* ranges
       } else {
         for (int i = 0; i < kN; ++i) g[i] = 0.0f;
       }
-      arc::reduce_to<M, kN, V>(active, s_id[j], grad, g, threshold, rec);
+      // Every lane reads the same s_id[j]: one Gaussian per call by construction (Adaptive
+      // uses that; the other methods check as they always do).
+      arc::reduce_to<M, kN, V>(active, arc::WarpUniform{s_id[j]}, grad, g, threshold, rec);
     }
   }
 }

@@ -17,7 +17,9 @@
 //   Cub       cub::WarpReduce<float>::Sum (CCCL) under the same eligibility as SwB.
 //   Adaptive  no threshold: chooses per call from what the warp sees (calling set, active
 //             lanes, one primitive or several, vector width; rule v3 below): per-lane atomics, the
-//             butterfly (SwB) for uniform warps, or serial sums of the groups worth it.
+//             butterfly (SwB) for uniform warps, or serial sums of the groups worth it; and from
+//             what the call site knows: a prim passed as arc::WarpUniform{id} is one primitive
+//             by construction, so no uniform check and no group path are compiled.
 //   Block     (issue 11; the 3DGS backward shader of the seeds) block-level shared-memory
 //             binary tree: every thread of the block writes its values to shared memory,
 //             log2(threads) rounds of `buf[t] += buf[t + stride]` with a __syncthreads()
@@ -128,9 +130,19 @@ using UntracedRec = std::conditional_t<M == Method::Floor, FloorSink, NoTrace>;
 
 namespace arc {
 
-template <Method M, int NP, int kOpt = 1, class Rec = NoTrace, class L>
-__device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, const float (&val_in)[NP],
-                                          int threshold, Rec& rec, unsigned mask = kFullMask) {
+// A primitive id the call site knows to be the same on every lane of the calling set by
+// construction (a 3DGS tile loop: every lane reads the same s_id[j]). Only Adaptive uses the
+// fact: it then skips the uniform check and compiles no group path (a convergent call is the
+// butterfly or per-lane atomics, a divergent one one serial group). Every other method treats
+// it as a plain id and checks as it always does (SW-B's eligibility check is part of SW-B).
+struct WarpUniform {
+  int id;
+};
+
+namespace detail {
+template <Method M, int NP, int kOpt, bool kUniform, class Rec, class L>
+__device__ __forceinline__ void reduce_impl(bool active, int prim, const L& lay, const float (&val_in)[NP],
+                                            int threshold, Rec& rec, unsigned mask) {
   constexpr bool kTracing = !std::is_same_v<Rec, NoTrace> && !std::is_same_v<Rec, FloorSink>;
   static_assert(!kTracing || std::is_same_v<L, Strided>, "tracing needs the strided layout (one buffer, a stride)");
   constexpr int kVec = opt_vec(kOpt);
@@ -258,8 +270,22 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
     using Rule = detail::AdaptiveRule;
     const bool conv = mask == kFullMask;
     const int n = __popc(act);
-    int p0 = 0;
-    const bool same = detail::uniform_prim(mask, act, active, prim, p0);
+    if (kUniform && conv) {
+      // The call site passed arc::WarpUniform: one primitive by construction, so rule 1 alone,
+      // in SW-B's own code shape (per-lane atomics, or the butterfly and lane 0's atomics),
+      // without SW-B's uniform check. (One shared emission site here made ptxas spill 48 B on
+      // the gs kernels, this shape none.)
+      if (!Rule::tree(n, NP, kVec)) {
+        detail::per_lane<NP, kOpt>(rec, mask, act, active, base, val, acc, p);
+        return;
+      }
+      detail::butterfly_sum<NP>(acc);
+      detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, p);
+      return;
+    }
+    // kUniform on a divergent call: no check, and the calling set's active lanes are one group.
+    int p0 = prim;
+    const bool same = kUniform || detail::uniform_prim(mask, act, active, prim, p0);
     const bool tree = conv && same && Rule::tree(n, NP, kVec);                  // 1.
     const bool groups = !tree && !(conv && (same || !Rule::match(n, NP, kVec)));  // 2./3.
     // One emission site for all three outcomes (fewer live ranges: v2's three copies made the
@@ -288,6 +314,19 @@ __device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, c
     }
     if (send) detail::emit<NP, kOpt>(lay.target(at), acc);
   }
+}
+
+}  // namespace detail
+
+template <Method M, int NP, int kOpt = 1, class Rec = NoTrace, class L>
+__device__ __forceinline__ void reduce_to(bool active, int prim, const L& lay, const float (&val)[NP], int threshold,
+                                          Rec& rec, unsigned mask = kFullMask) {
+  detail::reduce_impl<M, NP, kOpt, false>(active, prim, lay, val, threshold, rec, mask);
+}
+template <Method M, int NP, int kOpt = 1, class Rec = NoTrace, class L>
+__device__ __forceinline__ void reduce_to(bool active, WarpUniform prim, const L& lay, const float (&val)[NP],
+                                          int threshold, Rec& rec, unsigned mask = kFullMask) {
+  detail::reduce_impl<M, NP, kOpt, true>(active, prim.id, lay, val, threshold, rec, mask);
 }
 
 // The original call: one interleaved record per primitive (Strided), any Rec.
