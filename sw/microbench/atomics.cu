@@ -200,9 +200,9 @@ int main(int argc, char** argv) {
   FILE* ft = open_csv(dir, "throughput.csv",
                       "sweep,op,k,lane_stride,regions,reg_stride,active,reps,sms,blocks_per_sm,warps,ms_med,ms_min,"
                       "ms_max,clock_mhz,warp_instr,lane_ops,warp_instr_per_clk,lane_ops_per_clk");
-  auto tp = [&](const char* sweep, int op, Pattern pt, int sms, int bps) {
+  auto tp = [&](const char* sweep, int op, Pattern pt, int sms, int bps, int scale = 1) {
     const int blocks = sms * bps;
-    pt.reps = std::max(4, 4 * 2 * nsm / blocks);  // about the same work at every SM count
+    pt.reps = scale * std::max(4, 4 * 2 * nsm / blocks);  // about the same work at every SM count
     const int smem = bps == 1 ? 150 * 1024 : 80 * 1024;
     const long warps = long(blocks) * (kThreads / 32);
     if (pt.regions <= 0 || pt.regions > warps) pt.regions = static_cast<int>(warps);
@@ -283,6 +283,20 @@ int main(int argc, char** argv) {
     const int warps = nsm * 2 * (kThreads / 32);
     for (int a : {1, 2, 4, 8, 32}) tp("lane_major", kRed, {32, 32 * warps, 0, 32, a}, nsm, 2);
   }
+
+  // 10. The fixed cost of a launch (issue 17): the same kernel with no active lane at each launch
+  //     shape the sweeps use (blocks x 1024 threads, 1 or 2 blocks per SM). The few-lane rows
+  //     above run 20-50 us, so a fixed cost of a few us is a sizeable part of their time.
+  tp("launch_empty", kRed, {32, 32, 0, 32 * 32, 0}, nsm, 2);
+  for (int sm : {2, 16, 66, nsm}) tp("launch_empty", kRed, {32, 32, 0, 32 * 32, 0}, sm, 1);
+  // 11. The few-lane rows again with 8x the work per warp: their sustained rate, the launch's
+  //     fixed cost spread over 8x the time.
+  for (int a : {1, 2, 4, 8}) {
+    tp("long_active_distinct", kRed, {32, 32, 0, 32 * 32, a}, nsm, 2, 8);
+    tp("long_sms_active_distinct", kRed, {32, 32, 0, 32 * 32, a}, 66, 1, 8);
+    tp("long_active_offset", kRed, {32, 32, 0, 32 * 33, a}, nsm, 2, 8);
+  }
+  tp("long_sms_active_offset", kRed, {32, 32, 0, 32 * 33, 1}, 66, 1, 8);
 
   // ---- latency ----
   FILE* fl = open_csv(dir, "latency.csv", "test,k,lane_stride,active,n,cycles,cycles_per_op");

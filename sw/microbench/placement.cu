@@ -15,7 +15,10 @@
 //                  numbered by its lowest SM id)
 // Sets from that map: "gpc" (all SMs of GPC g), "gpc0_first" (the first k SMs of GPC 0),
 // "one_per_gpc" (one SM from each of k GPCs), "tpc_in_gpc" (a TPC no cluster placed, beside each
-// whole GPC: where it belongs the GPC's cap holds). PLACEMENT_SETS=gpc runs only those.
+// whole GPC: where it belongs the GPC's cap holds). PLACEMENT_SETS=gpc runs only those. Sets
+// "launch" and "first" with patterns distinct_aN (N = 1, 2, 4, 8, 32 active lanes, distinct lines:
+// atomics.cu's sms_active_distinct) show which blocks a few-lane launch leaves behind;
+// PLACEMENT_SETS=active runs only those (and the GPC map).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -107,9 +110,11 @@ std::vector<int> gpc_map(const std::string& dir, int nsm, int smem, int* dwhere)
 }
 
 // Warp w (global) updates region w (reg_stride floats apart); lane l its slot (l % k) x lane_stride.
+// Lanes >= active only wait at the block's barriers.
 struct Pattern {
   const char* name;
   int k, lane_stride, reg_stride;
+  int active = 32;
 };
 
 __device__ __forceinline__ unsigned long long global_ns() {
@@ -129,10 +134,11 @@ __global__ void __launch_bounds__(kThreads) set_kernel(float* buf, Pattern pt, c
   const int lane = threadIdx.x & 31;
   const long gw = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   float* p = buf + gw * pt.reg_stride + (lane % pt.k) * pt.lane_stride;
-  for (int r = 0; r < reps; ++r) {
+  if (lane < pt.active)
+    for (int r = 0; r < reps; ++r) {
 #pragma unroll
-    for (int i = 0; i < kIters; ++i) red_add(p, 1.0f);
-  }
+      for (int i = 0; i < kIters; ++i) red_add(p, 1.0f);
+    }
   __syncthreads();
   if (threadIdx.x == 0) {
     span[3 * blockIdx.x] = sm;
@@ -200,7 +206,7 @@ int main(int argc, char** argv) {
     std::string ids;
     for (int s : sms) ids += (ids.empty() ? "" : "-") + std::to_string(s);
     std::fprintf(fp, "%s,%d,%d,%s,%.5f,%.5f,%.5f,%.1f,%.0f,%.4f,%.4f,%s\n", set, param, n, pt.name, med, mn, mx, mhz,
-                 instr * 32, instr * 32 / clk, instr / clk, ids.c_str());
+                 instr * pt.active, instr * pt.active / clk, instr / clk, ids.c_str());
     std::vector<unsigned long long> span(3 * static_cast<size_t>(nsm));
     CK(cudaMemcpy(span.data(), dspan, sizeof(unsigned long long) * span.size(), cudaMemcpyDeviceToHost));
     for (int b = 0; b < nsm; ++b)
@@ -217,7 +223,8 @@ int main(int argc, char** argv) {
     if (static_cast<size_t>(g) >= members.size()) members.resize(static_cast<size_t>(g) + 1);
     members[static_cast<size_t>(g)].push_back(sm);
   }
-  for (size_t p = 0; p < 2; ++p) {
+  const char* only = std::getenv("PLACEMENT_SETS");
+  for (size_t p = 0; p < 2 && !(only && std::string(only) == "active"); ++p) {
     const Pattern& pt = pats[p];  // distinct, coalesced
     for (size_t g = 0; g < members.size(); ++g) run_set("gpc", static_cast<int>(g), members[g], pt);
     if (!members.empty())
@@ -240,7 +247,32 @@ int main(int argc, char** argv) {
       }
     }
   }
-  const char* only = std::getenv("PLACEMENT_SETS");
+  // 5. Few active lanes (atomics.cu's sms_active_distinct: distinct lines, 1..32 lanes), on the
+  //    SM sweep's own launches and the first n ids: where the 66-SM launch loses throughput
+  //    with 2-8 lanes, which blocks are slow (per_sm.csv). PLACEMENT_SETS=active runs only these.
+  if (!only || std::string(only) == "active") {
+    static const char* names[] = {"distinct_a1", "distinct_a2", "distinct_a4", "distinct_a8", "distinct_a32"};
+    const int lanes[] = {1, 2, 4, 8, 32};
+    for (int i = 0; i < 5; ++i) {
+      const Pattern pt{names[i], 32, 32, 32 * 32, lanes[i]};
+      for (size_t j = 0; j < launched.size(); ++j)
+        if (launched[j].size() >= 16) run_set("launch", static_cast<int>(launched[j].size()), launched[j], pt);
+      for (int n : {16, 33, 66, 99}) {
+        if (n > nsm) continue;
+        std::vector<int> sms;
+        for (int s = 0; s < n; ++s) sms.push_back(s);
+        run_set("first", n, sms, pt);
+      }
+    }
+    if (only) {
+      std::printf("clock end %.1f MHz\n", clock_mhz(nsm, dcyc));
+      std::fclose(fp);
+      std::fclose(fs);
+      CK(cudaFree(buf));
+      std::printf("done\n");
+      return 0;
+    }
+  }
   for (const Pattern& pt : pats) {
     if (only && std::string(only) == "gpc") break;
     for (int n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28, 32, 33, 36, 40, 48, 56, 64, 66, 80, 99, 132}) {
