@@ -224,7 +224,8 @@ int main(int argc, char** argv) {
     members[static_cast<size_t>(g)].push_back(sm);
   }
   const char* only = std::getenv("PLACEMENT_SETS");
-  for (size_t p = 0; p < 2 && !(only && std::string(only) == "active"); ++p) {
+  const bool active_only = only && std::string(only) == "active";
+  for (size_t p = 0; p < 2 && !active_only; ++p) {
     const Pattern& pt = pats[p];  // distinct, coalesced
     for (size_t g = 0; g < members.size(); ++g) run_set("gpc", static_cast<int>(g), members[g], pt);
     if (!members.empty())
@@ -264,17 +265,9 @@ int main(int argc, char** argv) {
         run_set("first", n, sms, pt);
       }
     }
-    if (only) {
-      std::printf("clock end %.1f MHz\n", clock_mhz(nsm, dcyc));
-      std::fclose(fp);
-      std::fclose(fs);
-      CK(cudaFree(buf));
-      std::printf("done\n");
-      return 0;
-    }
   }
   for (const Pattern& pt : pats) {
-    if (only && std::string(only) == "gpc") break;
+    if (only && (std::string(only) == "gpc" || active_only)) break;
     for (int n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28, 32, 33, 36, 40, 48, 56, 64, 66, 80, 99, 132}) {
       if (n > nsm) continue;
       std::vector<int> sms;
@@ -303,7 +296,7 @@ int main(int argc, char** argv) {
   }
   // 4. Pairs {0, j}, coalesced: which SM ids share a path with SM 0 (a shared limit shows only
   //    if it is below two SMs' rate; the first-n and stride sets show larger groups).
-  if (std::getenv("PLACEMENT_PAIRS"))
+  if (std::getenv("PLACEMENT_PAIRS") && !active_only)
     for (int j = 1; j < nsm; ++j) run_set("pair0", j, {0, j}, pats[1]);
   std::printf("clock end %.1f MHz\n", clock_mhz(nsm, dcyc));
   std::fclose(fp);
