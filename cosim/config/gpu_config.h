@@ -29,6 +29,7 @@ struct ModelKnobs {
   std::int64_t rop_queue_depth = 0;          // requests buffered at each ROP unit's input (0 = auto)
   std::int64_t rop_window = 1;               // ROP look-ahead for a startable op (1 = in order)
   std::int64_t icnt_eject_per_cycle = 1;     // flits one crossbar output (ROP port) delivers per cycle
+  double rop_same_line_interval = 0;         // mean cycles between two multi-word requests starting on one line
   double rop_same_addr_interval = 1;         // mean cycles between two ops starting on one address
   std::int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
   std::int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this

@@ -108,6 +108,11 @@ const std::vector<ParamSpec>& model_params() {
        "mean cycles between two atomics starting on one address (fractions kept to 1/1024 cycle: an op starts at the "
        "first whole cycle at or after its due time)",
        1, 100000, {}, &K::rop_same_addr_interval},
+      {"rop_same_line_interval", Kind::Float, "cycles", "0.0",
+       "mean cycles between two requests that carry several words of one line (coalesce_bytes) starting at its ROP "
+       "unit, the line's data path (0 = no such limit; a one-word request is bound by rop_same_addr_interval alone)",
+       0, 100000, {},
+       &K::rop_same_line_interval},
       {"rop_slice_bytes", Kind::Int, "bytes", "32", "address granule the ROP hash slices on (a power of two)", 4,
        1 << 16, {}, &K::rop_slice_bytes},
       {"lsu_busy_slack", Kind::Int, "requests", "32",

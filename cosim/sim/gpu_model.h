@@ -50,6 +50,7 @@ class GpuModel : public sc_core::sc_module {
   golden::MemoryImage image_;
   CommitLog log_;
   std::vector<WordState> words_;  // per word: ROP serialization and lane updates committed
+  std::vector<uint64_t> lines_;   // per line: the next multi-word request's due time (rop_same_line_interval)
   RopHash hash_;
   std::vector<std::unique_ptr<SubCore>> subcores_;
   std::vector<std::unique_ptr<ArcUnit>> arcs_;

@@ -16,13 +16,14 @@ std::vector<std::pair<uint32_t, uint32_t>> CommitLog::sorted() const {
 }
 
 RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-                 CommitLog& log, std::vector<WordState>& words, Stats& stats)
+                 CommitLog& log, std::vector<WordState>& words, std::vector<uint64_t>& lines, Stats& stats)
     : sc_module(name),
       unit_(unit),
       setup_(setup),
       image_(image),
       log_(log),
       words_(words),
+      lines_(lines),
       stats_(stats) {
   wake.bind([this] { step(); });
 }
@@ -34,7 +35,9 @@ void RopUnit::step() {
   Cycle retry = kNever;
   // Per-lane requests, one per cycle, in order, and a 1-cycle interval: the word rule can never
   // bite: no look-up.
-  const bool serialize = setup_.same_addr_sub > kSubCycles || setup_.ops_per_cycle > 1 || setup_.window > 1 || setup_.coalesced;
+  const bool serialize = setup_.same_addr_sub > kSubCycles || setup_.ops_per_cycle > 1 || setup_.window > 1 ||
+                         setup_.coalesced || !lines_.empty();
+  auto whole = [](uint64_t sub) { return (sub + kSubCycles - 1) / kSubCycles; };  // first whole cycle
   auto seen = [&](uint32_t a) { return std::find(seen_.begin(), seen_.end(), a) != seen_.end(); };
   while (in.ready(now) && std::max<uint64_t>(next_slot_, now * O) < (now + 1) * O) {
     size_t pick = SIZE_MAX;
@@ -57,11 +60,18 @@ void RopUnit::step() {
         if (seen(words[k])) ok = false;  // an older request on one of its words waits
       if (ok) {
         for (uint32_t k = 0; k < nw; ++k) {
-          const Cycle f = (words_[words[k]].free_sub + kSubCycles - 1) / kSubCycles;  // first whole cycle
+          const Cycle f = whole(words_[words[k]].free_sub);
           if (f > now) {
             ok = false;
             retry = std::min(retry, f);
           }
+        }
+      }
+      if (ok && !r.one_word && !lines_.empty()) {  // several words of one line: the line's turn too
+        const Cycle f = whole(lines_[r.addr() / setup_.line_words]);
+        if (f > now) {
+          ok = false;
+          retry = std::min(retry, f);
         }
       }
       if (ok) {
@@ -79,15 +89,19 @@ void RopUnit::step() {
     // starts at the first whole cycle at or after that.
     Cycle last = now;
     const uint64_t gap = serialize ? setup_.same_addr_sub : 0;
-    auto whole = [](uint64_t sub) { return (sub + kSubCycles - 1) / kSubCycles; };
+    // Due inside this cycle: keep the due time's fraction (a backlog advances by the exact
+    // interval); idle since an earlier cycle: start afresh at this one.
+    auto due = [&](uint64_t free_sub) { return free_sub + kSubCycles > now * kSubCycles ? free_sub : now * kSubCycles; };
+    if (!r.one_word && !lines_.empty()) {
+      uint64_t& line = lines_[r.addr() / setup_.line_words];
+      line = due(line) + setup_.same_line_sub;
+    }
     // One word's run: `rounds` ops carrying `lanes` lane updates; ops = their values, or nullptr
     // for a run request (values 0, nothing to apply or log).
     auto commit = [&](uint32_t addr, uint32_t rounds, uint32_t lanes, const LaneOp* ops) {
       WordState& w = words_[addr];
-      // Due inside this cycle (or later: a run earlier in this request on the word): keep the
-      // due time's fraction, so a backlog advances by the exact interval; a word idle since an
-      // earlier cycle starts afresh at this one.
-      const uint64_t t0 = serialize && w.free_sub + kSubCycles > now * kSubCycles ? w.free_sub : now * kSubCycles;
+      // (or later: a run earlier in this request on the word)
+      const uint64_t t0 = serialize ? due(w.free_sub) : now * kSubCycles;
       for (uint32_t k = 0; ops && k < rounds; ++k) {
         if (setup_.values) image_.apply(addr, ops[k].value);  // a timing-only trace adds 0 to 0: the image stays 0
         if (log_.enabled) log_.entries.push_back({whole(t0 + k * gap), unit_, addr, ops[k].value});

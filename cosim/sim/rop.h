@@ -3,7 +3,9 @@
 // arrival order) that may start. An atomic may not start less than rop_same_addr_interval
 // cycles after the previous one on its address (same-address serialization; the interval may
 // be fractional: due times are kept in 1/kSubCycles cycle and an op starts at the first whole
-// cycle at or after its due time, so a run of m ops spans m x interval on average), nor pass an
+// cycle at or after its due time, so a run of m ops spans m x interval on average), nor, for a
+// request that carries several words of one line, less than rop_same_line_interval after the
+// previous such request on that line (the line's data path; kept the same way), nor pass an
 // older atomic on its own address, so per address the order is always arrival order. Starting an atomic commits it to the memory image (ROP semantics:
 // arc::golden::MemoryImage::apply, FTZ=1); it is performed rop_latency cycles later, which
 // is when the run can end. Ops to one address always go to one unit, so the image does not
@@ -27,6 +29,8 @@ struct RopSetup {
   uint32_t ops_per_cycle = 1;
   uint32_t latency = 160;
   uint64_t same_addr_sub = kSubCycles;  // rop_same_addr_interval in 1/kSubCycles cycle
+  uint64_t same_line_sub = 0;           // rop_same_line_interval in 1/kSubCycles cycle (0: none)
+  uint32_t line_words = 32;             // words per line (coalesce_bytes / 4)
   uint32_t window = 1;
   uint32_t flit_bytes = 32;
   bool coalesced = false;  // requests may carry several ops (coalesce_bytes > 0)
@@ -54,9 +58,10 @@ struct CommitLog {
 
 class RopUnit : public sc_core::sc_module {
  public:
-  // words: per gradient word, shared by the units (a word belongs to one unit).
+  // words: per gradient word, shared by the units (a word belongs to one unit); lines: per line,
+  // when the next multi-word request may start on it (1/kSubCycles cycle; empty: no line rule).
   RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-          CommitLog& log, std::vector<WordState>& words, Stats& stats);
+          CommitLog& log, std::vector<WordState>& words, std::vector<uint64_t>& lines, Stats& stats);
 
   Link<Request> in;
   Wake wake;
@@ -71,6 +76,7 @@ class RopUnit : public sc_core::sc_module {
   golden::MemoryImage& image_;
   CommitLog& log_;
   std::vector<WordState>& words_;
+  std::vector<uint64_t>& lines_;
   Stats& stats_;
   uint64_t next_slot_ = 0;                    // next free input byte (cycle x ops_per_cycle x flit_bytes + k)
   Cycle last_done_ = 0;

@@ -53,6 +53,43 @@ TEST(SimRopInterval, OneWordTakesItsOpsTimesTheInterval) {
   EXPECT_NEAR((c - c3) / (c4 - c3), 0.47, 0.01);
 }
 
+// rop_same_line_interval: requests carrying several words of one line start at least that far
+// apart (the H100's hot line: ~5 cycles per 32-word request); a one-word request ignores it.
+tracegen::GenConfig one_line() {
+  tracegen::GenConfig g = one_word();
+  g.buffer_words = 32;
+  g.sharing = tracegen::Sharing::Line;
+  g.k = 32;  // lane l on word l: each instruction is one 32-word request
+  return g;
+}
+
+RunSpec with_line(double cycles) {
+  RunSpec s = with_interval(3.47);
+  s.gpu.coalesce_bytes = 128;
+  s.knobs.rop_same_line_interval = cycles;
+  return s;
+}
+
+TEST(SimRopInterval, AHotLineTakesItsRequestsTimesTheLineInterval) {
+  const trace::Trace t = testing::synthetic("line", one_line());
+  const double requests = 600;
+  const RunResult off = run_isolated(with_line(0), t);
+  const RunResult ten = run_isolated(with_line(10), t);
+  const RunResult frac = run_isolated(with_line(10.5), t);
+  EXPECT_EQ(ten.stats.rop_requests, 600u);
+  EXPECT_LT(off.stats.total_cycles, (requests - 1) * 10) << "without it, the request's bytes set a faster pace";
+  EXPECT_GE(ten.stats.total_cycles, (requests - 1) * 10);
+  EXPECT_LE(ten.stats.total_cycles, (requests - 1) * 10 + 400);
+  EXPECT_GE(frac.stats.total_cycles, (requests - 1) * 10.5);
+  EXPECT_LE(frac.stats.total_cycles, (requests - 1) * 10.5 + 400);
+}
+
+TEST(SimRopInterval, TheLineIntervalLeavesOneWordRequestsAlone) {
+  const trace::Trace t = testing::synthetic("interval", one_word());
+  RunSpec s = with_line(10);
+  EXPECT_EQ(run_isolated(s, t).stats.total_cycles, run_isolated(with_line(0), t).stats.total_cycles);
+}
+
 }  // namespace
 }  // namespace arc::sim
 
