@@ -10,8 +10,10 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <type_traits>
 #include <toml++/toml.h>
 
+#include "config_detail.h"
 #include "error.h"
 
 #ifndef ARCSIM_SOURCE_CONFIG_DIR
@@ -20,6 +22,7 @@
 
 namespace arc::config {
 namespace fs = std::filesystem;
+using detail::fail;
 
 namespace {
 
@@ -35,9 +38,6 @@ std::string range_text(const ParamSpec& p) {
   return s.str();
 }
 
-[[noreturn]] void fail(const std::string& origin, std::string_view key, const std::string& what) {
-  throw Error(origin + ": key '" + std::string(key) + "': " + what);
-}
 
 void check_range(const ParamSpec& p, double v, const std::string& origin, const std::string& shown) {
   if (!std::isfinite(v) || v < p.min || v > p.max)
@@ -59,6 +59,25 @@ std::string type_name(const toml::node& n) {
   return s.str();
 }
 
+std::string number_text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// Stores a checked value in its field: a knob's (only where `knobs` is given) or the GPU's.
+template <class T>
+void store(GpuConfig& cfg, ModelKnobs* knobs, const ParamSpec& p, const T& v, const std::string& origin) {
+  if constexpr (!std::is_same_v<T, std::string>) {  // knobs are numbers only
+    if (p.is_knob()) {
+      if (!knobs) fail(origin, p.key, "is a timing-model knob, not a GPU parameter (arcsim sim --set)");
+      knobs->*std::get<T ModelKnobs::*>(p.field) = v;
+      return;
+    }
+  }
+  cfg.*std::get<T GpuConfig::*>(p.field) = v;
+}
+
 // Set one parameter (a GPU key, or a knob when `knobs` is given) from a TOML node
 // (type-checked, range-checked).
 void set_from_node(GpuConfig& cfg, ModelKnobs* knobs, const ParamSpec& p, const toml::node& n,
@@ -68,34 +87,22 @@ void set_from_node(GpuConfig& cfg, ModelKnobs* knobs, const ParamSpec& p, const 
       auto v = n.value_exact<std::int64_t>();
       if (!v) fail(origin, p.key, std::string("expected an integer (") + p.unit + "), got " + type_name(n));
       check_range(p, static_cast<double>(*v), origin, std::to_string(*v));
-      if (p.is_knob()) {
-        if (!knobs) fail(origin, p.key, "is a timing-model knob, not a GPU parameter (arcsim sim --set)");
-        knobs->*std::get<std::int64_t ModelKnobs::*>(p.field) = *v;
-      } else {
-        cfg.*std::get<std::int64_t GpuConfig::*>(p.field) = *v;
-      }
+      store(cfg, knobs, p, *v, origin);
       break;
     }
     case Kind::Float: {
       std::optional<double> v;
       if (n.is_floating_point() || n.is_integer()) v = n.value<double>();
       if (!v) fail(origin, p.key, std::string("expected a number (") + p.unit + "), got " + type_name(n));
-      std::ostringstream s;
-      s << *v;
-      check_range(p, *v, origin, s.str());
-      if (p.is_knob()) {
-        if (!knobs) fail(origin, p.key, "is a timing-model knob, not a GPU parameter (arcsim sim --set)");
-        knobs->*std::get<double ModelKnobs::*>(p.field) = *v;
-      } else {
-        cfg.*std::get<double GpuConfig::*>(p.field) = *v;
-      }
+      check_range(p, *v, origin, number_text(*v));
+      store(cfg, knobs, p, *v, origin);
       break;
     }
     case Kind::String: {
       auto v = n.value_exact<std::string>();
       if (!v) fail(origin, p.key, std::string("expected a string, got ") + type_name(n));
       check_choice(p, *v, origin);
-      cfg.*std::get<std::string GpuConfig::*>(p.field) = *v;
+      store(cfg, knobs, p, *v, origin);
       break;
     }
   }
@@ -260,9 +267,7 @@ void validate(const ModelKnobs& knobs, const GpuConfig& gpu) {
   for (const auto& p : model_params()) {
     if (p.kind == Kind::Float) {
       const double v = knobs.*std::get<double ModelKnobs::*>(p.field);
-      std::ostringstream s;
-      s << v;
-      check_range(p, v, "model knob", s.str());
+      check_range(p, v, "model knob", number_text(v));
     } else {
       const auto v = knobs.*std::get<std::int64_t ModelKnobs::*>(p.field);
       check_range(p, static_cast<double>(v), "model knob", std::to_string(v));
@@ -286,15 +291,18 @@ void validate(const ModelKnobs& knobs, const GpuConfig& gpu) {
 }
 
 namespace {
+template <class T>  // a knob's or a GPU key's value
+T field_of(const GpuConfig& cfg, const ModelKnobs& knobs, const ParamSpec& p) {
+  if constexpr (!std::is_same_v<T, std::string>)
+    if (p.is_knob()) return knobs.*std::get<T ModelKnobs::*>(p.field);
+  return cfg.*std::get<T GpuConfig::*>(p.field);
+}
+
 nlohmann::json value_json(const GpuConfig& cfg, const ModelKnobs& knobs, const ParamSpec& p) {
-  if (p.is_knob()) {
-    if (p.kind == Kind::Float) return knobs.*std::get<double ModelKnobs::*>(p.field);
-    return knobs.*std::get<std::int64_t ModelKnobs::*>(p.field);
-  }
   switch (p.kind) {
-    case Kind::Int: return cfg.*std::get<std::int64_t GpuConfig::*>(p.field);
-    case Kind::Float: return cfg.*std::get<double GpuConfig::*>(p.field);
-    case Kind::String: return cfg.*std::get<std::string GpuConfig::*>(p.field);
+    case Kind::Int: return field_of<std::int64_t>(cfg, knobs, p);
+    case Kind::Float: return field_of<double>(cfg, knobs, p);
+    case Kind::String: return field_of<std::string>(cfg, knobs, p);
   }
   return nullptr;
 }
@@ -337,92 +345,8 @@ std::string resolved_text(const GpuConfig& gpu, const ModelKnobs& knobs) {
   return s.str();
 }
 
-namespace {
-
-// One level of shared links (GPC or group): its map, its rates and its config keys.
-struct LevelKeys {
-  const char* map_key;
-  const char* rates_key;
-  const char* what;  // "GPC" or "group"
-  const std::string GpuConfig::*map;
-  const std::string GpuConfig::*rates;
-};
-const LevelKeys kGpcLevel{"gpc_of_sm", "icnt_gpc_bytes_per_cycle", "GPC", &GpuConfig::gpc_of_sm,
-                          &GpuConfig::icnt_gpc_bytes_per_cycle};
-const LevelKeys kGroupLevel{"group_of_sm", "icnt_group_bytes_per_cycle", "group", &GpuConfig::group_of_sm,
-                            &GpuConfig::icnt_group_bytes_per_cycle};
-
-// One character per SM: 0-9 then a-z (36 links at most per level).
-std::vector<std::uint32_t> parse_level_map(const GpuConfig& cfg, const LevelKeys& k, const std::string& origin) {
-  std::vector<std::uint32_t> out;
-  const std::string& text = cfg.*k.map;
-  if (text.empty()) return out;
-  for (char ch : text) {
-    if (ch >= '0' && ch <= '9') out.push_back(static_cast<std::uint32_t>(ch - '0'));
-    else if (ch >= 'a' && ch <= 'z') out.push_back(static_cast<std::uint32_t>(ch - 'a' + 10));
-    else if (ch == '-') out.push_back(kNoSharedLink);
-    else
-      fail(origin, k.map_key,
-           std::string("'") + ch + "' is not a " + k.what + " id 0-9 or a-z, or - for none (one character per SM)");
-  }
-  // SMs past the map's end (a GPU file's map under a larger --set sms) have no link at this
-  // level: the die the map describes has no such SMs.
-  if (static_cast<std::int64_t>(out.size()) < cfg.sms) out.resize(static_cast<size_t>(cfg.sms), kNoSharedLink);
-  return out;
-}
-
-std::vector<std::uint32_t> parse_level_rates(const GpuConfig& cfg, const LevelKeys& k,
-                                             const std::vector<std::uint32_t>& map, const std::string& origin) {
-  std::vector<std::uint32_t> out;
-  std::string list = cfg.*k.rates;
-  std::replace(list.begin(), list.end(), ',', ' ');  // commas or spaces between the rates
-  std::istringstream in(list);
-  for (std::string tok; in >> tok;) {
-    std::size_t used = 0;
-    long v = -1;
-    try {
-      v = std::stol(tok, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != tok.size() || v < 1 || v > 1'000'000)
-      fail(origin, k.rates_key, "'" + tok + "' is not a byte rate 1..1000000");
-    out.push_back(static_cast<std::uint32_t>(v));
-  }
-  if (map.empty()) {
-    if (!out.empty())
-      fail(origin, k.rates_key, std::string("is given but ") + k.map_key + " is empty (no " + k.what + " level)");
-    return out;
-  }
-  std::uint32_t links = 0;
-  for (std::uint32_t id : map)
-    if (id != kNoSharedLink) links = std::max(links, id + 1);
-  if (out.size() != links)
-    fail(origin, k.rates_key, std::to_string(out.size()) + " rates for the " + std::to_string(links) + " " + k.what +
-                                  "s " + k.map_key + " names (one per " + k.what + ")");
-  return out;
-}
-
-std::vector<std::uint32_t> level_map(const GpuConfig& cfg, const LevelKeys& k) {
-  std::vector<std::uint32_t> map = parse_level_map(cfg, k, cfg.source_file);
-  if (!map.empty()) map.resize(static_cast<size_t>(cfg.sms));  // a longer map: its first sms SMs
-  return map;
-}
-
-}  // namespace
-
-std::vector<std::uint32_t> gpc_of_sm(const GpuConfig& cfg) { return level_map(cfg, kGpcLevel); }
-std::vector<std::uint32_t> gpc_bytes_per_cycle(const GpuConfig& cfg) {
-  return parse_level_rates(cfg, kGpcLevel, parse_level_map(cfg, kGpcLevel, cfg.source_file), cfg.source_file);
-}
-std::vector<std::uint32_t> group_of_sm(const GpuConfig& cfg) { return level_map(cfg, kGroupLevel); }
-std::vector<std::uint32_t> group_bytes_per_cycle(const GpuConfig& cfg) {
-  return parse_level_rates(cfg, kGroupLevel, parse_level_map(cfg, kGroupLevel, cfg.source_file), cfg.source_file);
-}
-
 void validate(const GpuConfig& cfg, const std::string& origin) {
-  for (const LevelKeys* k : {&kGpcLevel, &kGroupLevel})
-    (void)parse_level_rates(cfg, *k, parse_level_map(cfg, *k, origin), origin);
+  detail::validate_shared_links(cfg, origin);
   for (const auto& p : gpu_params()) {
     switch (p.kind) {
       case Kind::Int: {
@@ -432,9 +356,7 @@ void validate(const GpuConfig& cfg, const std::string& origin) {
       }
       case Kind::Float: {
         const auto v = cfg.*std::get<double GpuConfig::*>(p.field);
-        std::ostringstream s;
-        s << v;
-        check_range(p, v, origin, s.str());
+        check_range(p, v, origin, number_text(v));
         break;
       }
       case Kind::String: {

@@ -1,0 +1,20 @@
+// Internal to arc_config (not part of gpu_config.h's interface): what gpu_config.cpp and
+// shared_links.cpp share.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "error.h"
+#include "gpu_config.h"
+
+namespace arc::config::detail {
+
+// The loader's one error form: "ORIGIN: key 'KEY': WHAT".
+[[noreturn]] inline void fail(const std::string& origin, std::string_view key, const std::string& what) {
+  throw Error(origin + ": key '" + std::string(key) + "': " + what);
+}
+
+// Checks both shared-link levels (maps and rates) of cfg; throws naming origin and the key.
+void validate_shared_links(const GpuConfig& cfg, const std::string& origin);
+
+}  // namespace arc::config::detail
