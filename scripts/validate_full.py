@@ -28,6 +28,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from micro_sweep import read_launch  # noqa: E402
+
 WORKLOADS = ["gs-il", "pulsar", "tex"]
 # (row label, bench method, sim mode, vector width, threshold: True = the GPU's best X, an int =
 # the model's fixed X for a method the benchmark runs without one). CUB is SW-B's branch of
@@ -74,8 +77,8 @@ def launch_ms(d):
     path = os.path.join(d, "microbench-launch", "throughput.csv")
     if not os.path.exists(path):
         return 0.0
-    t = [float(r["ms_med"]) for r in csv.DictReader(open(path)) if r["sweep"] == "launch_empty"]
-    return sum(t) / len(t) if t else 0.0
+    t = read_launch(path).values()
+    return sum(t) / len(t)
 
 
 def workload_rows(d):
