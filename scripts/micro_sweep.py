@@ -23,6 +23,8 @@ by `arcsim sim --mode baseline`; the model's lane atomics per cycle set against 
         [--args "--gpu h100"] [--json OUT.json] [--md OUT.md] [--plot OUT.png] [--jobs N]
         [--launch-cost results/h100/validation/full/microbench-launch/throughput.csv]
         (adds each row's measured empty launch to the model's cycles: the GPU times one launch per row)
+        [--addresses kernel]  (the kernels' own addresses, trace gen --sharing strided, where every
+        warp has its own region; default random words, as the table's rows name them)
   python3 scripts/micro_sweep.py --arcsim build/arcsim --check OUT.json [--cases hotspot]
         (re-runs those sweeps; exit 1 unless the model gives the committed numbers)
 
@@ -92,7 +94,7 @@ def case_of(r, where=None):
         placed(sms, where) + BIG + share
 
 
-def cases(raws, only=None, where=None):
+def cases(raws, only=None, where=None, addresses="random"):
     """Scalar RED rows of each raw directory's throughput.csv; a later directory adds only the
     sweeps the earlier ones lack (a newer run's repeat of an old sweep is not counted twice)."""
     out, seen = [], set()
@@ -100,11 +102,30 @@ def cases(raws, only=None, where=None):
         got = [r for r in rows(raw, "throughput.csv") if r["sweep"] not in seen]
         seen |= {r["sweep"] for r in got}
         out += [r for r in got if r["op"] == "red" and r["sweep"] in SWEEPS and not (only and r["sweep"] not in only)]
-    return [case(r, where) for r in out]
+    return [case(r, where, addresses) for r in out]
 
 
-def case(r, where=None):
+def kernel_addresses(r, flags):
+    """The row's flags with the kernel's own addresses instead of drawn ones (`--sharing strided`:
+    warp w's lane l on word w x reg_stride + (l mod k) x lane_stride, atomics.cu tp_kernel) where
+    every warp has its own region; the row's flags unchanged otherwise (hotspot)."""
+    if int(r["regions"]) < int(r["warps"]):
+        return flags
+    out, i = [], 0
+    while i < len(flags):
+        if flags[i] in ("--sharing", "--k"):
+            i += 2
+            continue
+        out.append(flags[i])
+        i += 1
+    return out + ["--sharing", "strided", "--k", r["k"], "--lane-stride", r["lane_stride"], "--region-stride",
+                  r["reg_stride"]]
+
+
+def case(r, where=None, addresses="random"):
     name, flags = case_of(r, where)
+    if addresses == "kernel":
+        flags = kernel_addresses(r, flags)
     return {"case": name, "sweep": r["sweep"], "flags": flags, "measured": float(r["lane_ops_per_clk"]),
             "lanes": float(r["lane_ops"]), "clock_mhz": float(r["clock_mhz"]),
             "shape": (int(r["sms"]), int(r["blocks_per_sm"]))}
@@ -144,7 +165,7 @@ def predict(arcsim, work, c, args):
 
 
 def evaluate(a, only=None):
-    cs = cases(a.raw, only, read_where(a.where))
+    cs = cases(a.raw, only, read_where(a.where), a.addresses)
     with tempfile.TemporaryDirectory() as work, cf.ThreadPoolExecutor(a.jobs) as ex:
         futs = [ex.submit(predict, a.arcsim, work, c, a.args.split()) for c in cs]
         launch = read_launch(a.launch_cost)
@@ -223,6 +244,9 @@ def main():
     ap.add_argument("--launch-cost", default="",
                     help="a throughput.csv with launch_empty rows (atomics.cu sweep 10): add each row's empty-launch "
                          "time to the model's cycles (the GPU times one launch per row; the model replays the work)")
+    ap.add_argument("--addresses", choices=["random", "kernel"], default="random",
+                    help="random: each row's distinct lanes draw random words (the generator's patterns); kernel: "
+                         "the kernel's own addresses where every warp has its own region (trace gen --sharing strided)")
     ap.add_argument("--check", help="a committed JSON: re-run --cases and compare")
     ap.add_argument("--cases", default="hotspot", help="--check: comma-separated sweeps to re-run")
     a = ap.parse_args()
@@ -242,6 +266,7 @@ def main():
         if "where" in doc:
             a.where = os.path.join(root, doc["where"]) if doc["where"] else ""
         a.launch_cost = os.path.join(root, doc["launch_cost"]) if doc.get("launch_cost") else ""
+        a.addresses = doc.get("addresses", "random")
         got = {c["case"]: c["predicted"] for c in evaluate(a, set(a.cases.split(",")))}
         if not got:
             print(f"micro_sweep.py: error: no rows of sweeps {a.cases}", file=sys.stderr)
@@ -258,6 +283,7 @@ def main():
     doc = {"generated": provenance(a.arcsim), "args": a.args, "raw": [os.path.relpath(r, root) for r in a.raw],
            "where": os.path.relpath(a.where, root) if a.where else "",
            "launch_cost": os.path.relpath(a.launch_cost, root) if a.launch_cost else "",
+           "addresses": a.addresses,
            "summary": summary(cs), "cases": [{k: c[k] for k in ("case", "sweep", "measured", "predicted", "error")}
                                              for c in cs]}
     s = doc["summary"]

@@ -223,14 +223,21 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   gen->add_option("--sharing", go->sharing,
                   "addresses: same, k (<= --k distinct), distinct, pool (--pool consecutive words), mix "
-                  "(same with --p-same, else k), line (lane l on word l % k of one random 128-byte line)")
-      ->check(CLI::IsMember({"same", "k", "distinct", "pool", "mix", "line"}))
+                  "(same with --p-same, else k), line (lane l on word l % k of one random 128-byte line), strided "
+                  "(lane l of warp w on word w x --region-stride + (l mod --k) x --lane-stride: a microbenchmark's layout)")
+      ->check(CLI::IsMember({"same", "k", "distinct", "pool", "mix", "line", "strided"}))
       ->capture_default_str();
   gen->add_option("--k", c.k, "k: addresses per instruction")
       ->transform(gen_check("k"))
       ->capture_default_str();
   gen->add_option("--pool", c.pool, "pool: consecutive words per instruction")
       ->transform(gen_check("pool"))
+      ->capture_default_str();
+  gen->add_option("--region-stride", c.region_stride, "strided: words between consecutive warps' regions")
+      ->transform(gen_check("region-stride"))
+      ->capture_default_str();
+  gen->add_option("--lane-stride", c.lane_stride, "strided: words between consecutive lanes")
+      ->transform(gen_check("lane-stride"))
       ->capture_default_str();
   gen->add_option("--p-same", c.p_same, "mix: probability all lanes share one address")
       ->transform(gen_check("p-same"))

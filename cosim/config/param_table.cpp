@@ -80,7 +80,7 @@ const std::vector<ParamSpec>& gpu_params() {
       {"rop_latency", Kind::Int, "cycles", "160", "cycles from arrival at a ROP unit to the update in memory", 0,
        100000, {}, &G::rop_latency},
       {"addr_hash", Kind::String, "-", "\"ipoly\"", "address-to-ROP-unit slicing", 0, 0,
-       {"linear", "xor", "ipoly"}, &G::addr_hash},
+       {"linear", "xor", "ipoly", "h100"}, &G::addr_hash},
       {"sw_overhead", Kind::Int, "cycles", "0", "issue cycles ARC-SW adds per warp-level atomic (match, shuffles)", 0,
        100000, {}, &G::sw_overhead},
       {"l1_sram_bytes", Kind::Int, "bytes", "0",

@@ -18,7 +18,8 @@ RopHash::RopHash(const std::string& kind, uint32_t units, uint32_t slice_bytes) 
   if (kind == "linear") kind_ = Kind::Linear;
   else if (kind == "xor") kind_ = Kind::Xor;
   else if (kind == "ipoly") kind_ = Kind::Ipoly;
-  else throw Error(fmt::format("addr_hash: unknown hash '{}' (linear, xor, ipoly)", kind));
+  else if (kind == "h100") kind_ = Kind::H100;
+  else throw Error(fmt::format("addr_hash: unknown hash '{}' (linear, xor, ipoly, h100)", kind));
   if (units == 0) throw Error("rop_units must be at least 1");
   if (slice_bytes < 4 || (slice_bytes & (slice_bytes - 1))) throw Error("rop_slice_bytes must be a power of two >= 4");
   shift_ = static_cast<uint32_t>(__builtin_ctz(slice_bytes / 4));
@@ -32,6 +33,11 @@ uint32_t RopHash::operator()(uint32_t word_addr) const {
   switch (kind_) {
     case Kind::Linear: return g % units_;
     case Kind::Xor: return (g ^ (g >> k_) ^ (g >> (2 * k_))) % units_;
+    case Kind::H100: {
+      const uint32_t line = word_addr >> 5;
+      const uint64_t key = (line >> 3) << 1 | (line >> 1 & 1);  // without line bits 0 and 2
+      return static_cast<uint32_t>(((key * 0x9E3779B97F4A7C15ull) >> 32) % units_);
+    }
     case Kind::Ipoly: {
       uint64_t r = g;
       for (int bit = 31; bit >= static_cast<int>(k_); --bit)

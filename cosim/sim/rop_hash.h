@@ -6,6 +6,11 @@
 //   ipoly:  g as a polynomial over GF(2), reduced modulo an irreducible polynomial of degree k
 //           (the irreducible-polynomial indexing of GPGPU-Sim's "ipoly" L2 hash, Rau 1991),
 //           then mod units.
+//   h100:   what the H100's L2 was measured to do (results/h100/validation/full/slices): the
+//           granule is a 128-byte line, and lines whose numbers differ only in bits 0 and 2
+//           (address bits 7 and 9) share a unit; the other line bits are spread over the
+//           units by a fixed multiplicative hash (the H100's own function of them, which
+//           also takes physical page bits, is not identified). rop_slice_bytes is unused.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,7 +24,7 @@ class RopHash {
   uint32_t units() const { return units_; }
 
  private:
-  enum class Kind { Linear, Xor, Ipoly } kind_;
+  enum class Kind { Linear, Xor, Ipoly, H100 } kind_;
   uint32_t units_;
   uint32_t shift_;  // log2(slice_bytes / 4)
   uint32_t k_;      // ceil(log2 units), at least 1

@@ -21,9 +21,10 @@ Activity activity_from_name(const std::string& s) {
 }
 
 Sharing sharing_from_name(const std::string& s) {
-  for (Sharing x : {Sharing::Same, Sharing::K, Sharing::Distinct, Sharing::Pool, Sharing::Mix, Sharing::Line})
+  for (Sharing x : {Sharing::Same, Sharing::K, Sharing::Distinct, Sharing::Pool, Sharing::Mix, Sharing::Line,
+                    Sharing::Strided})
     if (s == name(x)) return x;
-  throw Error("unknown address sharing '" + s + "' (expected same, k, distinct, pool, mix or line)");
+  throw Error("unknown address sharing '" + s + "' (expected same, k, distinct, pool, mix, line or strided)");
 }
 
 const char* name(Activity a) {
@@ -44,6 +45,7 @@ const char* name(Sharing s) {
     case Sharing::Pool: return "pool";
     case Sharing::Mix: return "mix";
     case Sharing::Line: return "line";
+    case Sharing::Strided: return "strided";
   }
   return "?";
 }
@@ -61,7 +63,9 @@ const std::vector<GenFlag>& gen_flags() {
       {"activity", GenFlag::Choice, 0, 0, {"full", "bernoulli", "uniform", "first"}},
       {"lane-prob", GenFlag::Real, 0, 1, {}},
       {"active", GenFlag::Count, 1, 32, {}},
-      {"sharing", GenFlag::Choice, 0, 0, {"same", "k", "distinct", "pool", "mix", "line"}},
+      {"sharing", GenFlag::Choice, 0, 0, {"same", "k", "distinct", "pool", "mix", "line", "strided"}},
+      {"region-stride", GenFlag::Count, 0, 268435456, {}},
+      {"lane-stride", GenFlag::Count, 0, 268435456, {}},
       {"k", GenFlag::Count, 1, 32, {}},
       {"pool", GenFlag::Count, 1, 268435456, {}},
       {"p-same", GenFlag::Real, 0, 1, {}},
@@ -123,6 +127,8 @@ void validate(const GenConfig& c) {
   num("active", c.active);
   num("k", c.k);
   num("pool", c.pool);
+  num("region-stride", c.region_stride);
+  num("lane-stride", c.lane_stride);
   num("p-same", c.p_same);
   num("sigma", c.value_sigma);
   num("special-prob", c.special_prob);
@@ -214,7 +220,8 @@ void draw_addresses(Rng& r, const GenConfig& c, trace::Instr& in) {
       case Sharing::Distinct: in.addr[l] = r.below(W); break;
       case Sharing::Pool: in.addr[l] = base + r.below(pool); break;
       case Sharing::Line: in.addr[l] = std::min(base + static_cast<uint32_t>(l) % k, W - 1); break;
-      case Sharing::Mix: break;
+      case Sharing::Mix:
+      case Sharing::Strided: break;  // generate() places strided lanes by their warp
     }
   }
 }
@@ -271,6 +278,10 @@ trace::Header make_header(const GenConfig& c) {
                 {"final_buffer", "replay of the method's atomics in trace order, FTZ=1 (ROP)"}};
   if (c.activity == Activity::First) h.metadata.emplace_back("active", std::to_string(c.active));
   if (c.fixed_addresses) h.metadata.emplace_back("fixed_addresses", "1");
+  if (c.sharing == Sharing::Strided) {
+    h.metadata.emplace_back("region_stride", std::to_string(c.region_stride));
+    h.metadata.emplace_back("lane_stride", std::to_string(c.lane_stride));
+  }
   if (!c.sm_ids.empty()) {
     std::string ids;
     for (uint32_t id : c.sm_ids) ids += (ids.empty() ? "" : ",") + std::to_string(id);
@@ -339,7 +350,13 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
     in.addr.fill(0);
     in.value.fill(0);
     in.partial_sum.fill(0);
-    if (!c.fixed_addresses) {
+    if (c.sharing == Sharing::Strided) {
+      for (int l = 0; l < trace::kLanes; ++l)
+        if (in.active_mask >> l & 1)
+          in.addr[l] = static_cast<uint32_t>(
+              (uint64_t{wid} * c.region_stride + uint64_t(static_cast<uint32_t>(l) % c.k) * c.lane_stride) %
+              c.buffer_words);
+    } else if (!c.fixed_addresses) {
       draw_addresses(r, c, in);
     } else {
       if (in.seq == 0) {

@@ -26,10 +26,13 @@ enum class Activity { Full, Bernoulli, Uniform, First };
 //  a random base (a primitive's parameters). mix: `same` with probability p_same, else k.
 //  line: lane l on word l % k of one random 128-byte line (32 words): k addresses in one line,
 //  the microbenchmark's coalescing pattern (k = 32: every lane its own word of the line).
-enum class Sharing { Same, K, Distinct, Pool, Mix, Line };
+//  strided: lane l of warp w (w = SM index x warps per SM + warp id) on word
+//  w x region_stride + (l mod k) x lane_stride (mod the buffer): the microbenchmark kernels'
+//  own addresses (atomics.cu tp_kernel with one region per warp).
+enum class Sharing { Same, K, Distinct, Pool, Mix, Line, Strided };
 
 Activity activity_from_name(const std::string& s);  // "full", "bernoulli", "uniform", "first"
-Sharing sharing_from_name(const std::string& s);    // "same", "k", "distinct", "pool", "mix", "line"
+Sharing sharing_from_name(const std::string& s);    // "same", "k", "distinct", "pool", "mix", "line", "strided"
 const char* name(Activity a);
 const char* name(Sharing s);
 
@@ -46,6 +49,8 @@ struct GenConfig {
   Sharing sharing = Sharing::Mix;
   uint32_t k = 4;
   uint32_t pool = 8;
+  uint32_t region_stride = 1024;     // strided: words between consecutive warps' regions
+  uint32_t lane_stride = 32;         // strided: words between consecutive lanes
   double p_same = 0.9;
   double value_sigma = 1e-3;         // values ~ normal(0, sigma)
   double special_prob = 0.0;         // per value: a subnormal, +-inf or NaN instead

@@ -287,6 +287,34 @@ TEST(TraceFormat, MethodNames) {
   EXPECT_THROW(method_from_name("sw-x"), Error);
 }
 
+// strided: lane l of warp w (SM index x warps per SM + warp id) on word
+// w x region_stride + (l mod k) x lane_stride, mod the buffer: a microbenchmark kernel's layout.
+TEST(TraceFormat, GeneratorStridedIsTheKernelLayout) {
+  tracegen::GenConfig c;
+  c.instructions = 2000;
+  c.sms = 3;
+  c.subcores_per_sm = 2;
+  c.warps_per_subcore = 2;
+  c.sharing = tracegen::Sharing::Strided;
+  c.k = 8;
+  c.region_stride = 1056;
+  c.lane_stride = 32;
+  c.buffer_words = 10000;  // the last warps' lanes wrap
+  const std::string path = tmp_path("strided");
+  tracegen::generate(c, path);
+  const trace::Trace t = read_trace(path);
+  EXPECT_EQ(t.instrs.size(), 2000u);
+  for (const auto& in : t.instrs) {
+    const uint64_t w = uint64_t{in.sm} * 4 + in.warp;
+    for (int l = 0; l < 32; ++l) {
+      if (in.active_mask >> l & 1) {
+        ASSERT_EQ(in.addr[l], (w * 1056 + (l % 8) * 32) % 10000) << "lane " << l;
+      }
+    }
+  }
+  EXPECT_EQ(tracegen::sharing_from_name("strided"), tracegen::Sharing::Strided);
+}
+
 TEST(TraceStats, CountsAndHistograms) {
   tracegen::GenConfig c;
   c.instructions = 4000;

@@ -1,0 +1,230 @@
+// Issue 17: which 128 B lines share an L2 slice on the H100. The timing model spreads lines
+// over its ROP units by a fixed hash; the H100 serves two launches with the same line count
+// but different line addresses at different rates (atomics.cu sms_active_distinct vs
+// sms_active_offset: 4 KB vs 4 KB + 128 B between warps, 66 SMs, 1 lane: 23.0 vs 17.7 lane
+// atomics/cycle), so where a line goes matters.
+// Method: every SM runs two 32-warp blocks; each warp has one active lane, which issues
+// kIters x reps REDs (red.global.add.f32) on one word; warp w takes line lines[w % n] and word
+// (w / n) % 32 of it, so a set of n lines gets the whole chip's REDs spread evenly over its
+// lines' words (one-lane requests: nothing coalesces). One line alone runs at what its slice
+// takes; two lines in different slices should run near twice that, two in one slice near
+// once. The buffer comes from cudaMalloc (2 MB pages on this GPU: a line's place in its 2 MB
+// page is its physical place there; pages are numbered from the buffer's start).
+// Writes into argv[1]:
+//   sets.csv     set,n,stride,first,ms_med,ms_min,ms_max,clock_mhz,lane_ops,lane_ops_per_clk:
+//                n lines first, first + stride, ... (line index from the buffer's start)
+//   pairs.csv    phase,ref,cand,ms_med,lane_ops_per_clk: line ref with line cand
+//                (phase "scan": ref = the first line of a page against the page's next lines;
+//                "greedy": the partition below)
+//   classes.csv  line,class,ref: a greedy partition of the first kGreedyLines lines: each line
+//                not yet placed starts a class, and every later unplaced line whose pair with
+//                it runs under kConflict x the single-line rate joins it (stops after
+//                kGreedyMaxPairs pairs; lines never reached have class -1)
+//   map.csv      line,class,tests: every line of page 0, then every line atomics.cu's
+//                sms_active_distinct / sms_active_offset patterns touch on 66 SMs with up to
+//                8 active lanes (warp w, lane l: line 32w + l / 33w + l; same buffer start),
+//                each paired with the greedy classes' first lines in turn until one conflicts
+//                (a line that conflicts with none starts a class of its own)
+// The pair phases (scan, greedy, map) launch kPairBlocks blocks, one timed launch per pair
+// (three where the rate is within kAmbiguous of the threshold).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "bench_util.cuh"
+
+namespace {
+using namespace arc_mb;
+
+constexpr int kThreads = 1024;
+constexpr int kIters = 32;
+constexpr long kPageLines = (2L << 20) / 128;  // 128 B lines in a 2 MB page
+constexpr int kScanLines = 4096;               // candidates per scanned page
+constexpr int kGreedyLines = 1024;
+constexpr long kGreedyMaxPairs = 60000;
+constexpr double kConflict = 1.5;              // pair rate under 1.5 x one line's: one slice
+constexpr double kAmbiguous = 0.15;            // re-time a pair within 15% of that threshold
+constexpr int kPairBlocks = 66;                // 2112 one-lane warps: still past a slice's rate
+constexpr long kPatternWarps = 66 * 32;        // sms_active_distinct / _offset on 66 SMs
+constexpr int kPatternLanes = 8;
+
+__global__ void __launch_bounds__(kThreads) lines_kernel(float* buf, const long* lines, int n, int reps) {
+  if ((threadIdx.x & 31) != 0) return;
+  const long gw = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  float* p = buf + lines[gw % n] * 32 + (gw / n) % 32;
+  for (int r = 0; r < reps; ++r) {
+#pragma unroll
+    for (int i = 0; i < kIters; ++i) red_add(p, 1.0f);
+  }
+}
+
+struct Rig {
+  float* buf = nullptr;
+  long* dlines = nullptr;
+  int blocks = 0;
+  double mhz = 0;
+  long lanes(int reps) const { return long(blocks) * (kThreads / 32) * kIters * reps; }
+  // Runs the set; returns lane atomics per cycle (median of 3 timed launches after 1 warm-up).
+  double rate(const std::vector<long>& lines, int reps, double* ms_med = nullptr, double* ms_min = nullptr,
+              double* ms_max = nullptr, int nblocks = 0, int warm = 1, int timed = 3) {
+    CK(cudaMemcpy(dlines, lines.data(), lines.size() * sizeof(long), cudaMemcpyHostToDevice));
+    const int n = static_cast<int>(lines.size());
+    const int b = nblocks ? nblocks : blocks;
+    double med, mn, mx;
+    time_median([&] { lines_kernel<<<b, kThreads>>>(buf, dlines, n, reps); }, warm, timed, med, mn, mx);
+    if (ms_med) *ms_med = med;
+    if (ms_min) *ms_min = mn;
+    if (ms_max) *ms_max = mx;
+    return double(b) * (kThreads / 32) * kIters * reps / (med * 1e-3 * mhz * 1e6);
+  }
+  // A pair's rate as the pair phases time it (kPairBlocks blocks; re-timed near the threshold).
+  double pair(long a, long c, double threshold, double* ms) {
+    double r = rate({a, c}, 1, ms, nullptr, nullptr, kPairBlocks, 0, 1);
+    if (r > threshold * (1 - kAmbiguous) && r < threshold * (1 + kAmbiguous))
+      r = rate({a, c}, 1, ms, nullptr, nullptr, kPairBlocks, 1, 3);
+    return r;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string dir = argc > 1 ? argv[1] : ".";
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  const int nsm = prop.multiProcessorCount;
+  std::printf("device %s, %d SMs, L2 %d MB\n", prop.name, nsm, prop.l2CacheSize >> 20);
+
+  Rig g;
+  const size_t pages = 8;
+  CK(cudaMalloc(&g.buf, pages * kPageLines * 128));
+  CK(cudaMemset(g.buf, 0, pages * kPageLines * 128));
+  CK(cudaMalloc(&g.dlines, 4096 * sizeof(long)));
+  std::printf("buffer at %p (%s 2 MB aligned)\n", static_cast<void*>(g.buf),
+              reinterpret_cast<uintptr_t>(g.buf) % (2u << 20) ? "not" : "");
+  long long* dcyc = nullptr;
+  CK(cudaMalloc(&dcyc, 64));
+  g.blocks = 2 * nsm;
+  g.mhz = clock_mhz(nsm, dcyc);
+  std::printf("clock %.1f MHz\n", g.mhz);
+
+  // 1. Sets of n lines, stride apart.
+  FILE* fs = open_csv(dir, "sets.csv", "set,n,stride,first,ms_med,ms_min,ms_max,clock_mhz,lane_ops,lane_ops_per_clk");
+  auto set_row = [&](const char* name, int n, long stride, long first, int reps) {
+    std::vector<long> lines;
+    for (int i = 0; i < n; ++i) lines.push_back(first + i * stride);
+    double med, mn, mx;
+    const double r = g.rate(lines, reps, &med, &mn, &mx);
+    std::fprintf(fs, "%s,%d,%ld,%ld,%.5f,%.5f,%.5f,%.1f,%ld,%.4f\n", name, n, stride, first, med, mn, mx, g.mhz,
+                 g.lanes(reps), r);
+    return r;
+  };
+  std::vector<double> single;
+  for (long l = 0; l < 64; ++l) single.push_back(set_row("single", 1, 1, l, 1));
+  for (long page = 1; page < static_cast<long>(pages); ++page) set_row("single", 1, 1, page * kPageLines, 1);
+  for (long stride : {1L, 2L, 4L, 8L, 32L, 33L, 1024L, kPageLines})
+    for (int n : {2, 4, 8, 16, 32, 64, 128})
+      if ((n - 1) * stride < static_cast<long>(pages) * kPageLines) set_row("strided", n, stride, 0, n >= 32 ? 4 : 2);
+  std::fclose(fs);
+  std::vector<double> s = single;
+  std::sort(s.begin(), s.end());
+  std::printf("one line: %.3f lane atomics/cycle (median of 64 lines, %.3f..%.3f)\n", s[s.size() / 2], s.front(),
+              s.back());
+  // One line's rate as the pair phases time it (fewer blocks, one launch): their threshold.
+  std::vector<double> s2;
+  for (long l = 0; l < 16; ++l) s2.push_back(g.rate({l}, 1, nullptr, nullptr, nullptr, kPairBlocks, 1, 3));
+  std::sort(s2.begin(), s2.end());
+  const double one = s2[s2.size() / 2];
+  const double thr = kConflict * one;
+  std::printf("one line, %d blocks: %.3f; conflict under %.3f\n", kPairBlocks, one, thr);
+
+  // 2. The first line of pages 0 and 1 against the next kScanLines lines of its page.
+  FILE* fp = open_csv(dir, "pairs.csv", "phase,ref,cand,ms_med,lane_ops_per_clk");
+  int conflicts = 0;
+  for (long page : {0L, 1L}) {
+    const long ref = page * kPageLines;
+    for (long c = ref + 1; c < ref + kScanLines; ++c) {
+      double med;
+      const double r = g.pair(ref, c, thr, &med);
+      conflicts += r < thr;
+      std::fprintf(fp, "scan,%ld,%ld,%.5f,%.4f\n", ref, c, med, r);
+    }
+  }
+  std::printf("scan: %d of %d pairs under %.1f x one line\n", conflicts, 2 * (kScanLines - 1), kConflict);
+
+  // 3. Greedy partition of the first kGreedyLines lines (only if pairs do conflict).
+  FILE* fc = open_csv(dir, "classes.csv", "line,class,ref");
+  std::vector<int> cls(kGreedyLines, -1);
+  std::vector<long> ref_of(kGreedyLines, -1);
+  long pairs = 0;
+  int classes = 0;
+  if (conflicts > 0) {
+    for (int i = 0; i < kGreedyLines && pairs < kGreedyMaxPairs; ++i) {
+      if (cls[i] >= 0) continue;
+      cls[i] = classes;
+      ref_of[i] = i;
+      for (int j = i + 1; j < kGreedyLines && pairs < kGreedyMaxPairs; ++j) {
+        if (cls[j] >= 0) continue;
+        double med;
+        const double r = g.pair(i, j, thr, &med);
+        ++pairs;
+        std::fprintf(fp, "greedy,%d,%d,%.5f,%.4f\n", i, j, med, r);
+        if (r < thr) {
+          cls[j] = classes;
+          ref_of[j] = i;
+        }
+      }
+      ++classes;
+    }
+  }
+  for (int i = 0; i < kGreedyLines; ++i) std::fprintf(fc, "%d,%d,%ld\n", i, cls[i], ref_of[i]);
+  std::fclose(fc);
+  std::fclose(fp);
+  std::printf("greedy: %d classes over %d lines, %ld pairs\n", classes, kGreedyLines, pairs);
+
+  // 4. Page 0 and the pattern lines, each against the classes' first lines.
+  std::vector<long> reps;
+  for (int i = 0; i < kGreedyLines; ++i)
+    if (ref_of[i] == i) reps.push_back(i);
+  std::vector<long> todo;
+  for (long l = 0; l < kPageLines; ++l) todo.push_back(l);
+  for (long w = 0; w < kPatternWarps; ++w)
+    for (long l = 0; l < kPatternLanes; ++l) todo.push_back(32 * w + l), todo.push_back(33 * w + l);
+  std::sort(todo.begin(), todo.end());
+  todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
+  FILE* fm = open_csv(dir, "map.csv", "line,class,tests");
+  const size_t first_reps = reps.size();
+  long tests = 0;
+  for (long x : todo) {
+    int found = -1, t = 0;
+    if (x < kGreedyLines && cls[static_cast<size_t>(x)] >= 0) {
+      found = cls[static_cast<size_t>(x)];
+    } else {
+      for (size_t k = 0; k < reps.size() && found < 0; ++k) {
+        double med;
+        ++t;
+        if (g.pair(reps[k], x, thr, &med) < thr) found = static_cast<int>(k);
+      }
+      if (found < 0) {
+        found = static_cast<int>(reps.size());
+        reps.push_back(x);
+      }
+    }
+    tests += t;
+    std::fprintf(fm, "%ld,%d,%d\n", x, found, t);
+  }
+  std::fclose(fm);
+  std::printf("map: %zu lines, %ld pairs, %zu classes (%zu from the greedy pass)\n", todo.size(), tests, reps.size(),
+              first_reps);
+  std::printf("clock end %.1f MHz\n", clock_mhz(nsm, dcyc));
+  CK(cudaFree(g.buf));
+  CK(cudaFree(g.dlines));
+  CK(cudaFree(dcyc));
+  std::printf("done\n");
+  return 0;
+}
