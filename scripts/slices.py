@@ -104,16 +104,49 @@ def main():
         c = collections.Counter(cls[l] for l in lines)
         out.append(f"| {n} | {st} | {float(r['lane_ops_per_clk']):.2f} | {len(c)} | {max(c.values())} |")
     out += ["", "**The 66-SM few-lane patterns** (atomics.cu sms_active_distinct: warp w's lanes on lines "
-            "32w + l; sms_active_offset: 33w + l; this allocation's slices):", "",
-            "| pattern | active lanes | lines | slices | lines per slice, min / mean / max | max / mean |",
-            "| --- | --- | --- | --- | --- | --- |"]
+            "32w + l; sms_active_offset: 33w + l; this allocation's slices; a block is one SM's 32 warps):", "",
+            "| pattern | active lanes | lines | slices | lines per slice, min / mean / max | max / mean | "
+            "slices per block, mean | most lines on one slice in a block, mean |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for a in (1, 2, 4, 8):
         for name, st in (("distinct", 32), ("offset", 33)):
             lines = [st * w + l for w in range(PATTERN_WARPS) for l in range(a)]
             c = collections.Counter(cls[l] for l in lines)
             mean = len(lines) / len(c)
+            blocks = [collections.Counter(cls[st * w + l] for w in range(32 * b, 32 * b + 32) for l in range(a))
+                      for b in range(PATTERN_WARPS // 32)]
             out.append(f"| {name} | {a} | {len(lines)} | {len(c)} | {min(c.values())} / {mean:.1f} / "
-                       f"{max(c.values())} | {max(c.values()) / mean:.2f} |")
+                       f"{max(c.values())} | {max(c.values()) / mean:.2f} | "
+                       f"{statistics.mean(len(k) for k in blocks):.1f} | "
+                       f"{statistics.mean(max(k.values()) for k in blocks):.2f} |")
+    lat_path = os.path.join(run, "latency.csv")
+    if os.path.exists(lat_path):
+        lat = collections.defaultdict(dict)
+        for r in read(run, "latency.csv"):
+            lat[int(r["smid"])][int(r["line"])] = int(r["cycles"])
+        sms = sorted(lat)
+        split = 420  # between the two modes (~300-360 and ~460-575 cycles)
+        near0 = {l for l, c in lat[sms[0]].items() if c < split}
+        same = [s for s in sms if {l for l, c in lat[s].items() if c < split} == near0]
+        allc = [c for d in lat.values() for c in d.values()]
+        out += ["", f"**Two L2 partitions** (`latency.csv`, another allocation: a dependent chain of atomics from one "
+                f"SM of each GPC to each of the patterns' {len(lat[sms[0]])} 1-lane lines): latencies fall in two "
+                f"modes, {min(c for c in allc if c < split)}-{max(c for c in allc if c < split)} and "
+                f"{min(c for c in allc if c >= split)}-{max(c for c in allc if c >= split)} cycles; SMs "
+                f"{', '.join(map(str, same))} find the same {len(near0)} lines near, SMs "
+                f"{', '.join(str(s) for s in sms if s not in same)} the other {len(lat[sms[0]]) - len(near0)}. "
+                "Both patterns have half their lines far from every SM."]
+    pat_path = os.path.join(run, "patterns.csv")
+    if os.path.exists(pat_path):
+        t = collections.defaultdict(list)
+        for r in read(run, "patterns.csv"):
+            t[(r["pattern"], int(r["active"]))].append(float(r["lane_ops_per_clk"]))
+        out += ["", "**Where the pattern lies** (`patterns.csv`: atomics.cu's 66-SM rows started at 12 different "
+                "2 MB pages of one allocation, median of 5 launches each; lane atomics/cycle):", "",
+                "| pattern | active lanes | min | median | max |", "| --- | --- | --- | --- | --- |"]
+        for (name, a), v in sorted(t.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            v = sorted(v)
+            out.append(f"| {name} | {a} | {v[0]:.1f} | {statistics.median(v):.1f} | {v[-1]:.1f} |")
     replays = [("replay_kernel_addresses_h100hash.json", "kernel addresses, `addr_hash = \"h100\"`, 44 units"),
                ("replay_kernel_addresses_80units.json", "kernel addresses, `h100` hash, 80 units, "
                 "`l2_request_header_bytes` 0, `l2_request_sector_bytes` 59")]

@@ -27,6 +27,16 @@
 //                (a line that conflicts with none starts a class of its own)
 // The pair phases (scan, greedy, map) launch kPairBlocks blocks, one timed launch per pair
 // (three where the rate is within kAmbiguous of the threshold).
+// `slices DIR latency` runs only this instead:
+//   latency.csv  smid,line,cycles: one warp on SM smid (one SM of each GPC of the committed
+//                GPC map, results/h100/validation/full/placement/run5) runs a dependent chain of
+//                kChain atom.global.add.f32 on word 0 of each line of the 66-SM 1-lane patterns
+//                (32w and 33w, w < 2112): clock64 cycles per atomic, after one warm-up atomic
+// `slices DIR patterns` runs only this instead:
+//   patterns.csv base_page,pattern,active,ms_med,clock_mhz,lane_ops,lane_ops_per_clk: atomics.cu's
+//                66-SM rows (one 32-warp block per SM, kPatternReps x kIters REDs per lane, lanes
+//                0..active-1 on lines 32w + l, "distinct", or 33w + l, "offset") with the
+//                pattern starting base_page 2 MB pages into one allocation: other physical pages
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -63,6 +73,48 @@ __global__ void __launch_bounds__(kThreads) lines_kernel(float* buf, const long*
   }
 }
 
+constexpr int kChain = 16;
+constexpr int kPatternReps = 16;  // atomics.cu's reps at 66 blocks of one per SM
+constexpr int kPatternPages = 12;
+
+__global__ void __launch_bounds__(kThreads) pattern_kernel(float* buf, long line_stride, int active, int reps) {
+  const int lane = threadIdx.x & 31;
+  if (lane >= active) return;
+  const long gw = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  float* p = buf + (gw * line_stride + lane) * 32;
+  for (int r = 0; r < reps; ++r) {
+#pragma unroll
+    for (int i = 0; i < kIters; ++i) red_add(p, 1.0f);
+  }
+}
+
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+  return r;
+}
+
+__device__ __forceinline__ float atom_add(float* p, float v) {
+  float old;
+  asm volatile("atom.global.add.f32 %0, [%1], %2;" : "=f"(old) : "l"(p), "f"(v) : "memory");
+  return old;
+}
+
+// Lane 0 of the first block that lands on SM `target` times a chain on each line; the other
+// blocks leave. `zero` is 0 at run time: the next address depends on the returned value.
+__global__ void latency_kernel(float* buf, const long* lines, int n, unsigned target, unsigned zero, int* claim,
+                               long long* cycles) {
+  if (threadIdx.x != 0 || sm_id() != target || atomicExch(claim, 1) != 0) return;
+  for (int i = 0; i < n; ++i) {
+    float* p = buf + lines[i] * 32;
+    unsigned dep = __float_as_uint(atom_add(p, 1.0f)) & zero;
+    const long long t0 = clock64();
+    for (int k = 0; k < kChain; ++k) dep = __float_as_uint(atom_add(p + dep, 1.0f)) & zero;
+    const long long t1 = clock64();
+    cycles[i] = (t1 - t0) / kChain + dep;
+  }
+}
+
 struct Rig {
   float* buf = nullptr;
   long* dlines = nullptr;
@@ -95,13 +147,15 @@ struct Rig {
 
 int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : ".";
+  const bool latency_only = argc > 2 && std::string(argv[2]) == "latency";
+  const bool patterns_only = argc > 2 && std::string(argv[2]) == "patterns";
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   const int nsm = prop.multiProcessorCount;
   std::printf("device %s, %d SMs, L2 %d MB\n", prop.name, nsm, prop.l2CacheSize >> 20);
 
   Rig g;
-  const size_t pages = 8;
+  const size_t pages = patterns_only ? kPatternPages + 5 : 8;  // a pattern spans 4.1-4.3 pages
   CK(cudaMalloc(&g.buf, pages * kPageLines * 128));
   CK(cudaMemset(g.buf, 0, pages * kPageLines * 128));
   CK(cudaMalloc(&g.dlines, 4096 * sizeof(long)));
@@ -112,6 +166,58 @@ int main(int argc, char** argv) {
   g.blocks = 2 * nsm;
   g.mhz = clock_mhz(nsm, dcyc);
   std::printf("clock %.1f MHz\n", g.mhz);
+  if (patterns_only) {
+    FILE* fq = open_csv(dir, "patterns.csv", "base_page,pattern,active,ms_med,clock_mhz,lane_ops,lane_ops_per_clk");
+    const int blocks = 66;
+    const int smem = 150 * 1024;  // as atomics.cu: one block per SM
+    CK(cudaFuncSetAttribute(pattern_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    for (long page = 0; page < kPatternPages; ++page)
+      for (int active : {1, 2, 8})
+        for (long stride : {32L, 33L}) {
+          float* base = g.buf + page * kPageLines * 32;
+          double med, mn, mx;
+          time_median([&] { pattern_kernel<<<blocks, kThreads, smem>>>(base, stride, active, kPatternReps); }, 2, 5, med,
+                      mn, mx);
+          const double lanes = double(blocks) * (kThreads / 32) * active * kIters * kPatternReps;
+          std::fprintf(fq, "%ld,%s,%d,%.5f,%.1f,%.0f,%.4f\n", page, stride == 32 ? "distinct" : "offset", active, med,
+                       g.mhz, lanes, lanes / (med * 1e-3 * g.mhz * 1e6));
+        }
+    std::fclose(fq);
+    std::printf("patterns: %d base pages\ndone\n", kPatternPages);
+    return 0;
+  }
+  if (latency_only) {
+    std::vector<long> lines;
+    for (long w = 0; w < kPatternWarps; ++w) lines.push_back(32 * w), lines.push_back(33 * w);
+    std::sort(lines.begin(), lines.end());
+    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+    long* dl = nullptr;
+    long long* dc = nullptr;
+    int* claim = nullptr;
+    CK(cudaMalloc(&dl, lines.size() * sizeof(long)));
+    CK(cudaMalloc(&dc, lines.size() * sizeof(long long)));
+    CK(cudaMalloc(&claim, sizeof(int)));
+    CK(cudaMemcpy(dl, lines.data(), lines.size() * sizeof(long), cudaMemcpyHostToDevice));
+    FILE* fl = open_csv(dir, "latency.csv", "smid,line,cycles");
+    std::vector<long long> cyc(lines.size());
+    for (unsigned smid : {0u, 2u, 4u, 6u, 8u, 10u, 12u, 14u, 120u, 122u, 124u, 126u, 128u, 130u}) {
+      if (smid >= static_cast<unsigned>(nsm)) continue;
+      CK(cudaMemset(claim, 0, sizeof(int)));
+      CK(cudaMemset(dc, 0xff, lines.size() * sizeof(long long)));
+      latency_kernel<<<4 * nsm, 32>>>(g.buf, dl, static_cast<int>(lines.size()), smid, 0u, claim, dc);
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      CK(cudaMemcpy(cyc.data(), dc, lines.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+      if (cyc[0] < 0) std::printf("SM %u: no block landed there\n", smid);
+      for (size_t i = 0; i < lines.size(); ++i) std::fprintf(fl, "%u,%ld,%lld\n", smid, lines[i], cyc[i]);
+    }
+    std::fclose(fl);
+    CK(cudaFree(dl));
+    CK(cudaFree(dc));
+    CK(cudaFree(claim));
+    std::printf("latency: %zu lines\ndone\n", lines.size());
+    return 0;
+  }
 
   // 1. Sets of n lines, stride apart.
   FILE* fs = open_csv(dir, "sets.csv", "set,n,stride,first,ms_med,ms_min,ms_max,clock_mhz,lane_ops,lane_ops_per_clk");
