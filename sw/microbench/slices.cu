@@ -143,83 +143,62 @@ struct Rig {
   }
 };
 
-}  // namespace
+// Each 66-SM pattern row of atomics.cu, started at kPatternPages different 2 MB pages.
+void run_patterns(Rig& g, const std::string& dir) {
+  FILE* fq = open_csv(dir, "patterns.csv", "base_page,pattern,active,ms_med,clock_mhz,lane_ops,lane_ops_per_clk");
+  const int blocks = 66;
+  const int smem = 150 * 1024;  // as atomics.cu: one block per SM
+  CK(cudaFuncSetAttribute(pattern_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  for (long page = 0; page < kPatternPages; ++page)
+    for (int active : {1, 2, 8})
+      for (long stride : {32L, 33L}) {
+        float* base = g.buf + page * kPageLines * 32;
+        double med, mn, mx;
+        time_median([&] { pattern_kernel<<<blocks, kThreads, smem>>>(base, stride, active, kPatternReps); }, 2, 5,
+                    med, mn, mx);
+        const double lanes = double(blocks) * (kThreads / 32) * active * kIters * kPatternReps;
+        std::fprintf(fq, "%ld,%s,%d,%.5f,%.1f,%.0f,%.4f\n", page, stride == 32 ? "distinct" : "offset", active, med,
+                     g.mhz, lanes, lanes / (med * 1e-3 * g.mhz * 1e6));
+      }
+  std::fclose(fq);
+  std::printf("patterns: %d base pages\n", kPatternPages);
+}
 
-int main(int argc, char** argv) {
-  const std::string dir = argc > 1 ? argv[1] : ".";
-  const bool latency_only = argc > 2 && std::string(argv[2]) == "latency";
-  const bool patterns_only = argc > 2 && std::string(argv[2]) == "patterns";
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  const int nsm = prop.multiProcessorCount;
-  std::printf("device %s, %d SMs, L2 %d MB\n", prop.name, nsm, prop.l2CacheSize >> 20);
-
-  Rig g;
-  const size_t pages = patterns_only ? kPatternPages + 5 : 8;  // a pattern spans 4.1-4.3 pages
-  CK(cudaMalloc(&g.buf, pages * kPageLines * 128));
-  CK(cudaMemset(g.buf, 0, pages * kPageLines * 128));
-  CK(cudaMalloc(&g.dlines, 4096 * sizeof(long)));
-  std::printf("buffer at %p (%s 2 MB aligned)\n", static_cast<void*>(g.buf),
-              reinterpret_cast<uintptr_t>(g.buf) % (2u << 20) ? "not" : "");
-  long long* dcyc = nullptr;
-  CK(cudaMalloc(&dcyc, 64));
-  g.blocks = 2 * nsm;
-  g.mhz = clock_mhz(nsm, dcyc);
-  std::printf("clock %.1f MHz\n", g.mhz);
-  if (patterns_only) {
-    FILE* fq = open_csv(dir, "patterns.csv", "base_page,pattern,active,ms_med,clock_mhz,lane_ops,lane_ops_per_clk");
-    const int blocks = 66;
-    const int smem = 150 * 1024;  // as atomics.cu: one block per SM
-    CK(cudaFuncSetAttribute(pattern_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    for (long page = 0; page < kPatternPages; ++page)
-      for (int active : {1, 2, 8})
-        for (long stride : {32L, 33L}) {
-          float* base = g.buf + page * kPageLines * 32;
-          double med, mn, mx;
-          time_median([&] { pattern_kernel<<<blocks, kThreads, smem>>>(base, stride, active, kPatternReps); }, 2, 5, med,
-                      mn, mx);
-          const double lanes = double(blocks) * (kThreads / 32) * active * kIters * kPatternReps;
-          std::fprintf(fq, "%ld,%s,%d,%.5f,%.1f,%.0f,%.4f\n", page, stride == 32 ? "distinct" : "offset", active, med,
-                       g.mhz, lanes, lanes / (med * 1e-3 * g.mhz * 1e6));
-        }
-    std::fclose(fq);
-    std::printf("patterns: %d base pages\ndone\n", kPatternPages);
-    return 0;
+// Atomic latency from one SM of each GPC to each 1-lane pattern line.
+void run_latency(Rig& g, const std::string& dir, int nsm) {
+  std::vector<long> lines;
+  for (long w = 0; w < kPatternWarps; ++w) lines.push_back(32 * w), lines.push_back(33 * w);
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  long* dl = nullptr;
+  long long* dc = nullptr;
+  int* claim = nullptr;
+  CK(cudaMalloc(&dl, lines.size() * sizeof(long)));
+  CK(cudaMalloc(&dc, lines.size() * sizeof(long long)));
+  CK(cudaMalloc(&claim, sizeof(int)));
+  CK(cudaMemcpy(dl, lines.data(), lines.size() * sizeof(long), cudaMemcpyHostToDevice));
+  FILE* fl = open_csv(dir, "latency.csv", "smid,line,cycles");
+  std::vector<long long> cyc(lines.size());
+  for (unsigned smid : {0u, 2u, 4u, 6u, 8u, 10u, 12u, 14u, 120u, 122u, 124u, 126u, 128u, 130u}) {
+    if (smid >= static_cast<unsigned>(nsm)) continue;
+    CK(cudaMemset(claim, 0, sizeof(int)));
+    CK(cudaMemset(dc, 0xff, lines.size() * sizeof(long long)));
+    latency_kernel<<<4 * nsm, 32>>>(g.buf, dl, static_cast<int>(lines.size()), smid, 0u, claim, dc);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(cyc.data(), dc, lines.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+    if (cyc[0] < 0) std::printf("SM %u: no block landed there\n", smid);
+    for (size_t i = 0; i < lines.size(); ++i) std::fprintf(fl, "%u,%ld,%lld\n", smid, lines[i], cyc[i]);
   }
-  if (latency_only) {
-    std::vector<long> lines;
-    for (long w = 0; w < kPatternWarps; ++w) lines.push_back(32 * w), lines.push_back(33 * w);
-    std::sort(lines.begin(), lines.end());
-    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
-    long* dl = nullptr;
-    long long* dc = nullptr;
-    int* claim = nullptr;
-    CK(cudaMalloc(&dl, lines.size() * sizeof(long)));
-    CK(cudaMalloc(&dc, lines.size() * sizeof(long long)));
-    CK(cudaMalloc(&claim, sizeof(int)));
-    CK(cudaMemcpy(dl, lines.data(), lines.size() * sizeof(long), cudaMemcpyHostToDevice));
-    FILE* fl = open_csv(dir, "latency.csv", "smid,line,cycles");
-    std::vector<long long> cyc(lines.size());
-    for (unsigned smid : {0u, 2u, 4u, 6u, 8u, 10u, 12u, 14u, 120u, 122u, 124u, 126u, 128u, 130u}) {
-      if (smid >= static_cast<unsigned>(nsm)) continue;
-      CK(cudaMemset(claim, 0, sizeof(int)));
-      CK(cudaMemset(dc, 0xff, lines.size() * sizeof(long long)));
-      latency_kernel<<<4 * nsm, 32>>>(g.buf, dl, static_cast<int>(lines.size()), smid, 0u, claim, dc);
-      CK(cudaGetLastError());
-      CK(cudaDeviceSynchronize());
-      CK(cudaMemcpy(cyc.data(), dc, lines.size() * sizeof(long long), cudaMemcpyDeviceToHost));
-      if (cyc[0] < 0) std::printf("SM %u: no block landed there\n", smid);
-      for (size_t i = 0; i < lines.size(); ++i) std::fprintf(fl, "%u,%ld,%lld\n", smid, lines[i], cyc[i]);
-    }
-    std::fclose(fl);
-    CK(cudaFree(dl));
-    CK(cudaFree(dc));
-    CK(cudaFree(claim));
-    std::printf("latency: %zu lines\ndone\n", lines.size());
-    return 0;
-  }
+  std::fclose(fl);
+  CK(cudaFree(dl));
+  CK(cudaFree(dc));
+  CK(cudaFree(claim));
+  std::printf("latency: %zu lines\n", lines.size());
+}
 
-  // 1. Sets of n lines, stride apart.
+// 1. Sets of n lines, stride apart; returns the pair phases' conflict threshold.
+double run_sets(Rig& g, const std::string& dir, long pages) {
   FILE* fs = open_csv(dir, "sets.csv", "set,n,stride,first,ms_med,ms_min,ms_max,clock_mhz,lane_ops,lane_ops_per_clk");
   auto set_row = [&](const char* name, int n, long stride, long first, int reps) {
     std::vector<long> lines;
@@ -230,14 +209,13 @@ int main(int argc, char** argv) {
                  g.lanes(reps), r);
     return r;
   };
-  std::vector<double> single;
-  for (long l = 0; l < 64; ++l) single.push_back(set_row("single", 1, 1, l, 1));
-  for (long page = 1; page < static_cast<long>(pages); ++page) set_row("single", 1, 1, page * kPageLines, 1);
+  std::vector<double> s;
+  for (long l = 0; l < 64; ++l) s.push_back(set_row("single", 1, 1, l, 1));
+  for (long page = 1; page < pages; ++page) set_row("single", 1, 1, page * kPageLines, 1);
   for (long stride : {1L, 2L, 4L, 8L, 32L, 33L, 1024L, kPageLines})
     for (int n : {2, 4, 8, 16, 32, 64, 128})
-      if ((n - 1) * stride < static_cast<long>(pages) * kPageLines) set_row("strided", n, stride, 0, n >= 32 ? 4 : 2);
+      if ((n - 1) * stride < pages * kPageLines) set_row("strided", n, stride, 0, n >= 32 ? 4 : 2);
   std::fclose(fs);
-  std::vector<double> s = single;
   std::sort(s.begin(), s.end());
   std::printf("one line: %.3f lane atomics/cycle (median of 64 lines, %.3f..%.3f)\n", s[s.size() / 2], s.front(),
               s.back());
@@ -246,11 +224,12 @@ int main(int argc, char** argv) {
   for (long l = 0; l < 16; ++l) s2.push_back(g.rate({l}, 1, nullptr, nullptr, nullptr, kPairBlocks, 1, 3));
   std::sort(s2.begin(), s2.end());
   const double one = s2[s2.size() / 2];
-  const double thr = kConflict * one;
-  std::printf("one line, %d blocks: %.3f; conflict under %.3f\n", kPairBlocks, one, thr);
+  std::printf("one line, %d blocks: %.3f; conflict under %.3f\n", kPairBlocks, one, kConflict * one);
+  return kConflict * one;
+}
 
-  // 2. The first line of pages 0 and 1 against the next kScanLines lines of its page.
-  FILE* fp = open_csv(dir, "pairs.csv", "phase,ref,cand,ms_med,lane_ops_per_clk");
+// 2. The first line of pages 0 and 1 against the next kScanLines lines of its page.
+void run_scan(Rig& g, FILE* fp, double thr) {
   int conflicts = 0;
   for (long page : {0L, 1L}) {
     const long ref = page * kPageLines;
@@ -262,41 +241,39 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("scan: %d of %d pairs under %.1f x one line\n", conflicts, 2 * (kScanLines - 1), kConflict);
+}
 
-  // 3. Greedy partition of the first kGreedyLines lines (only if pairs do conflict).
-  FILE* fc = open_csv(dir, "classes.csv", "line,class,ref");
-  std::vector<int> cls(kGreedyLines, -1);
-  std::vector<long> ref_of(kGreedyLines, -1);
+// 3. Greedy partition of the first kGreedyLines lines; returns each class's first line.
+std::vector<long> run_greedy(Rig& g, const std::string& dir, FILE* fp, double thr, std::vector<int>& cls) {
+  cls.assign(kGreedyLines, -1);
+  std::vector<long> ref_of(kGreedyLines, -1), reps;
   long pairs = 0;
-  int classes = 0;
-  if (conflicts > 0) {
-    for (int i = 0; i < kGreedyLines && pairs < kGreedyMaxPairs; ++i) {
-      if (cls[i] >= 0) continue;
-      cls[i] = classes;
-      ref_of[i] = i;
-      for (int j = i + 1; j < kGreedyLines && pairs < kGreedyMaxPairs; ++j) {
-        if (cls[j] >= 0) continue;
-        double med;
-        const double r = g.pair(i, j, thr, &med);
-        ++pairs;
-        std::fprintf(fp, "greedy,%d,%d,%.5f,%.4f\n", i, j, med, r);
-        if (r < thr) {
-          cls[j] = classes;
-          ref_of[j] = i;
-        }
+  for (int i = 0; i < kGreedyLines && pairs < kGreedyMaxPairs; ++i) {
+    if (cls[i] >= 0) continue;
+    cls[i] = static_cast<int>(reps.size());
+    ref_of[i] = i;
+    for (int j = i + 1; j < kGreedyLines && pairs < kGreedyMaxPairs; ++j) {
+      if (cls[j] >= 0) continue;
+      double med;
+      const double r = g.pair(i, j, thr, &med);
+      ++pairs;
+      std::fprintf(fp, "greedy,%d,%d,%.5f,%.4f\n", i, j, med, r);
+      if (r < thr) {
+        cls[j] = cls[i];
+        ref_of[j] = i;
       }
-      ++classes;
     }
+    reps.push_back(i);
   }
+  FILE* fc = open_csv(dir, "classes.csv", "line,class,ref");
   for (int i = 0; i < kGreedyLines; ++i) std::fprintf(fc, "%d,%d,%ld\n", i, cls[i], ref_of[i]);
   std::fclose(fc);
-  std::fclose(fp);
-  std::printf("greedy: %d classes over %d lines, %ld pairs\n", classes, kGreedyLines, pairs);
+  std::printf("greedy: %zu classes over %d lines, %ld pairs\n", reps.size(), kGreedyLines, pairs);
+  return reps;
+}
 
-  // 4. Page 0 and the pattern lines, each against the classes' first lines.
-  std::vector<long> reps;
-  for (int i = 0; i < kGreedyLines; ++i)
-    if (ref_of[i] == i) reps.push_back(i);
+// 4. Page 0 and the pattern lines, each against the classes' first lines.
+void run_map(Rig& g, const std::string& dir, double thr, const std::vector<int>& cls, std::vector<long> reps) {
   std::vector<long> todo;
   for (long l = 0; l < kPageLines; ++l) todo.push_back(l);
   for (long w = 0; w < kPatternWarps; ++w)
@@ -327,7 +304,48 @@ int main(int argc, char** argv) {
   std::fclose(fm);
   std::printf("map: %zu lines, %ld pairs, %zu classes (%zu from the greedy pass)\n", todo.size(), tests, reps.size(),
               first_reps);
-  std::printf("clock end %.1f MHz\n", clock_mhz(nsm, dcyc));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string dir = argc > 1 ? argv[1] : ".";
+  const std::string mode = argc > 2 ? argv[2] : "";
+  if (!mode.empty() && mode != "latency" && mode != "patterns") {
+    std::fprintf(stderr, "slices: unknown mode '%s' (latency, patterns, or none for the slice map)\n", mode.c_str());
+    return 2;
+  }
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  const int nsm = prop.multiProcessorCount;
+  std::printf("device %s, %d SMs, L2 %d MB\n", prop.name, nsm, prop.l2CacheSize >> 20);
+
+  Rig g;
+  const long pages = mode == "patterns" ? kPatternPages + 5 : 8;  // a pattern spans 4.1-4.3 pages
+  CK(cudaMalloc(&g.buf, pages * kPageLines * 128));
+  CK(cudaMemset(g.buf, 0, pages * kPageLines * 128));
+  CK(cudaMalloc(&g.dlines, 4096 * sizeof(long)));
+  std::printf("buffer at %p (%s 2 MB aligned)\n", static_cast<void*>(g.buf),
+              reinterpret_cast<uintptr_t>(g.buf) % (2u << 20) ? "not" : "");
+  long long* dcyc = nullptr;
+  CK(cudaMalloc(&dcyc, 64));
+  g.blocks = 2 * nsm;
+  g.mhz = clock_mhz(nsm, dcyc);
+  std::printf("clock %.1f MHz\n", g.mhz);
+  if (mode == "patterns") {
+    run_patterns(g, dir);
+  } else if (mode == "latency") {
+    run_latency(g, dir, nsm);
+  } else {
+    const double thr = run_sets(g, dir, pages);
+    FILE* fp = open_csv(dir, "pairs.csv", "phase,ref,cand,ms_med,lane_ops_per_clk");
+    run_scan(g, fp, thr);
+    std::vector<int> cls;
+    const std::vector<long> reps = run_greedy(g, dir, fp, thr, cls);
+    std::fclose(fp);
+    run_map(g, dir, thr, cls, reps);
+    std::printf("clock end %.1f MHz\n", clock_mhz(nsm, dcyc));
+  }
   CK(cudaFree(g.buf));
   CK(cudaFree(g.dlines));
   CK(cudaFree(dcyc));
