@@ -318,11 +318,65 @@ void RecordDecoder::reset() {
   last_seq_.reset();
 }
 
-void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
-  // Param 0 is decoded in place (call[0]); the other params of a call are copies of it with
-  // their own seq, gap, flags and addresses.
-  if (call.empty()) call.resize(1);
-  Instr& out = call[0];
+namespace {
+
+// The most bytes a record's head (decode_head(): lane count, ids, seq, mask, gap, flags,
+// reduced mask, param count, stride and 32 address deltas, varints of at most 10 bytes) takes.
+constexpr size_t kMaxHeadBytes = 1 + 4 * 10 + 4 + 5 * 10 + kLanes * 10;
+
+// A Cursor's next kMaxHeadBytes or more, read without a bounds check per field and with the
+// position in a register (a Cursor's is a member, stored and reloaded around every field):
+// decode() reads a record's head through one unless the block ends within kMaxHeadBytes.
+// Malformed data fails through the cursor, with its messages.
+class Window {
+ public:
+  explicit Window(const Cursor& c) : c_(c), p_(c.pos()) {}
+  uint8_t u8() { return *p_++; }
+  uint32_t u32() {
+    const uint32_t v = get_u32(p_);
+    p_ += 4;
+    return v;
+  }
+  uint64_t varint() {
+    uint64_t v;
+    if (short_varint(p_, v)) return v;
+    const Long r = varint_long(p_, c_);
+    p_ = r.end;
+    return r.v;
+  }
+  bool skip_zeros(size_t n) {
+    if (!all_zero(p_, n)) return false;
+    p_ += n;
+    return true;
+  }
+  [[noreturn]] void fail(const std::string& msg) const { c_.fail(msg); }
+  const uint8_t* pos() const { return p_; }
+
+ private:
+  // A varint of four bytes or more (as Cursor::varint_long()), out of line: the position
+  // goes in and comes back by value, so the inlined fast path keeps it in a register.
+  struct Long {
+    uint64_t v;
+    const uint8_t* end;
+  };
+  [[gnu::noinline]] static Long varint_long(const uint8_t* p, const Cursor& c) {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      const uint8_t b = *p++;
+      v |= uint64_t(b & 0x7F) << shift;
+      if (!(b & 0x80)) return {v, p};
+    }
+    c.fail("malformed: varint longer than 10 bytes");
+  }
+  const Cursor& c_;
+  const uint8_t* p_;
+};
+
+}  // namespace
+
+// Inlined into decode(), where a Window is a local whose position stays in a register.
+template <class In>
+[[gnu::always_inline]] inline void RecordDecoder::decode_head(In& c, Instr& out) {
   const unsigned nlanes = c.u8();
   out.sm = static_cast<uint32_t>(c.varint());
   out.subcore = static_cast<uint32_t>(c.varint());
@@ -373,6 +427,22 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
   if (mask) prev_addr_ = out.addr[__builtin_ctz(mask)];
   nparams_ = static_cast<uint32_t>(n);
   stride_ = stride;
+}
+
+void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
+  // Param 0 is decoded in place (call[0]); the other params of a call are copies of it with
+  // their own seq, gap, flags and addresses.
+  if (call.empty()) call.resize(1);
+  if (c.left() >= kMaxHeadBytes) {
+    Window w(c);
+    decode_head(w, call[0]);
+    c.skip_to(w.pos());
+  } else {
+    decode_head(c, call[0]);
+  }
+  const uint32_t mask = call[0].active_mask;
+  const size_t n = nparams_;
+  const int64_t stride = stride_;
   // A timing-only trace's values and partial sums are zero from the Instr's construction and
   // nothing here writes them: no fill.
   if (!expand && timing_only_) {

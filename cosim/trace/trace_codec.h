@@ -52,6 +52,50 @@ inline uint32_t get_u32(const uint8_t* p) {
 std::string hex32(uint32_t v);  // "0x0000ffff"
 inline uint16_t get_u16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
 
+// The LEB128 varint at p into v when it takes at most three bytes (deltas, flags, gaps, most
+// addresses), p past it; false (nothing read past p[2], p unchanged) for a longer one. p[0..2]
+// must be readable.
+inline bool short_varint(const uint8_t*& p, uint64_t& v) {
+  const uint64_t b0 = p[0];
+  if (b0 < 0x80) {
+    v = b0;
+    p += 1;
+    return true;
+  }
+  const uint64_t b1 = p[1];
+  if (b1 < 0x80) {
+    v = (b0 & 0x7F) | b1 << 7;
+    p += 2;
+    return true;
+  }
+  const uint64_t b2 = p[2];
+  if (b2 < 0x80) {
+    v = (b0 & 0x7F) | (b1 & 0x7F) << 7 | b2 << 14;
+    p += 3;
+    return true;
+  }
+  return false;
+}
+
+// True when the n bytes at p are all zero (n varints of 0).
+inline bool all_zero(const uint8_t* p, size_t n) {
+  uint64_t any = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {  // eight at a time (a warp-uniform record: up to 31 zero bytes)
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    any |= w;
+  }
+  if (i < n && n >= 8) {  // the last n - i: the eight ending at n (overlapping the ones above)
+    uint64_t w;
+    std::memcpy(&w, p + n - 8, 8);
+    any |= w;
+  } else {
+    for (; i < n; ++i) any |= p[i];
+  }
+  return any == 0;
+}
+
 // A bounds-checked cursor over a decoded payload. Running past the end throws arc::Error
 // with `what` (e.g. "block 3") in the message.
 class Cursor {
@@ -61,23 +105,10 @@ class Cursor {
   uint16_t u16() { need(2); const uint16_t v = get_u16(p_); p_ += 2; return v; }
   uint32_t u32() { need(4); const uint32_t v = get_u32(p_); p_ += 4; return v; }
   uint64_t u64() { const uint64_t lo = u32(); return lo | uint64_t(u32()) << 32; }
-  uint64_t varint() {  // values of up to three bytes (deltas, flags, gaps, most addresses) inline
+  uint64_t varint() {
+    uint64_t v;
     if (end_ - p_ >= 3) {
-      const uint64_t b0 = p_[0];
-      if (b0 < 0x80) {
-        ++p_;
-        return b0;
-      }
-      const uint64_t b1 = p_[1];
-      if (b1 < 0x80) {
-        p_ += 2;
-        return (b0 & 0x7F) | b1 << 7;
-      }
-      const uint64_t b2 = p_[2];
-      if (b2 < 0x80) {
-        p_ += 3;
-        return (b0 & 0x7F) | (b1 & 0x7F) << 7 | b2 << 14;
-      }
+      if (short_varint(p_, v)) return v;
     } else if (p_ != end_ && *p_ < 0x80) {
       return *p_++;
     }
@@ -85,6 +116,9 @@ class Cursor {
   }
   std::string str();  // u32 length + bytes
   bool done() const { return p_ == end_; }
+  size_t left() const { return static_cast<size_t>(end_ - p_); }
+  const uint8_t* pos() const { return p_; }
+  void skip_to(const uint8_t* p) { p_ = p; }  // p: pos() .. pos() + left()
   // The next n_bytes bytes (one bounds check for all of them).
   const uint8_t* take(size_t n_bytes) {
     need(n_bytes);
@@ -94,16 +128,7 @@ class Cursor {
   }
   // True (and skips them) when the next n bytes exist and are all zero: n varints of 0.
   bool skip_zeros(size_t n) {
-    if (static_cast<size_t>(end_ - p_) < n) return false;
-    uint64_t any = 0;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {  // eight at a time (a warp-uniform record: 31 zero bytes)
-      uint64_t w;
-      std::memcpy(&w, p_ + i, 8);
-      any |= w;
-    }
-    for (; i < n; ++i) any |= p_[i];
-    if (any) return false;
+    if (left() < n || !all_zero(p_, n)) return false;
     p_ += n;
     return true;
   }
@@ -200,6 +225,10 @@ class RecordDecoder {
   SeqBook last_seq_;
   uint32_t nparams_ = 1;
   int64_t stride_ = 0;
+  // decode()'s first part: param 0's fields and addresses into out (In: Cursor, or a window
+  // of it known to hold them, read without bounds checks).
+  template <class In>
+  void decode_head(In& in, Instr& out);
 };
 
 // Warp-table block payloads (FORMAT.md "Warp table"): n entries encoded; `count` entries

@@ -133,5 +133,61 @@ TEST(TraceBadInput, TrailingGarbage) {
   EXPECT_TRUE(contains(read_error(path), "unexpected data after the end-of-trace block")) << read_error(path);
 }
 
+// RecordDecoder reads a record's head without per-field bounds checks when the block holds
+// enough bytes after it for the longest head, field by field otherwise: both read the same
+// record, and give the same message for the same malformed one.
+TEST(TraceBadInput, RecordHeadSameWithOrWithoutRoomAfterIt) {
+  // Returns the message ("" if it decoded, then `out`), reading `rec` with `slack` bytes after it.
+  const auto decode = [](const detail::Bytes& rec, size_t slack, Instr* out) -> std::string {
+    detail::Bytes buf = rec;
+    buf.resize(rec.size() + slack, 0);
+    detail::Cursor c(buf.data(), buf.size(), "blk");
+    detail::RecordDecoder dec(kVersion, true);
+    std::vector<Instr> call;
+    try {
+      dec.decode(c, call, false);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    EXPECT_EQ(c.pos(), buf.data() + rec.size());
+    if (out) *out = call[0];
+    return "";
+  };
+  Instr in;
+  in.sm = 3;
+  in.subcore = 1;
+  in.warp = 200;
+  in.active_mask = 0xF0F0F0F1u;
+  in.gap = 100000;
+  for (int l = 0; l < kLanes; ++l) in.addr[static_cast<size_t>(l)] = 1000u + 70001u * static_cast<uint32_t>(l % 7);
+  detail::RecordEncoder enc(true);
+  detail::Bytes rec;
+  enc.encode(&in, 1, rec);
+  for (size_t slack : {size_t{0}, size_t{600}}) {
+    Instr got;
+    ASSERT_EQ(decode(rec, slack, &got), "") << slack;
+    EXPECT_TRUE(same_content(got, in)) << slack;
+  }
+  detail::Bytes long_sm = rec;  // sm (one byte) as an 11-byte varint
+  long_sm.erase(long_sm.begin() + 1);
+  long_sm.insert(long_sm.begin() + 1, {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x03});
+  detail::Bytes bad_count = rec;
+  bad_count[0] = 3;
+  Instr one;  // one lane on word 0: the record ends with its delta, 0
+  one.active_mask = 1;
+  detail::Bytes below_zero;
+  detail::RecordEncoder enc1(true);
+  enc1.encode(&one, 1, below_zero);
+  ASSERT_EQ(below_zero.back(), 0);
+  below_zero.back() = 1;  // zigzag -1: address -1
+  for (const auto& [bad, want] : {std::pair{long_sm, "blk: malformed: varint longer than 10 bytes"},
+                                  std::pair{bad_count, "blk: lane data inconsistent with the mask: 3 lane entries"},
+                                  std::pair{below_zero, "blk: malformed: address delta leaves the 32-bit range"}}) {
+    const std::string tight = decode(bad, 0, nullptr), roomy = decode(bad, 600, nullptr);
+    EXPECT_TRUE(contains(tight, want)) << tight;
+    EXPECT_EQ(tight, roomy);
+  }
+}
+
 }  // namespace
 }  // namespace arc::trace
