@@ -148,6 +148,8 @@ def main():
             v = sorted(v)
             out.append(f"| {name} | {a} | {v[0]:.1f} | {statistics.median(v):.1f} | {v[-1]:.1f} |")
     replays = [("replay_kernel_addresses_h100hash.json", "kernel addresses, `addr_hash = \"h100\"`, 44 units"),
+               ("replay_kernel_addresses_h100hash_qd256.json", "kernel addresses, `h100` hash, 44 units, "
+                "`rop_queue_depth` 256"),
                ("replay_kernel_addresses_80units.json", "kernel addresses, `h100` hash, 80 units, "
                 "`l2_request_header_bytes` 0, `l2_request_sector_bytes` 59")]
     committed = os.path.join(ROOT, "results", "h100", "calibration", "microbench_sweep.json")
