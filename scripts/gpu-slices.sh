@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Issue 17: which 128 B lines share an L2 slice (sw/microbench/slices.cu), on the GPU machine.
-#   scripts/gpu-slices.sh OUT_DIR [BINARY [latency|patterns]]   (BINARY: default .devcarry/slices, built with
+#   scripts/gpu-slices.sh OUT_DIR [BINARY [latency|patterns|smslice]]   (BINARY: default .devcarry/slices, built with
 #   nvcc -O3 -std=c++17 -arch=sm_90 -Isw/include sw/microbench/slices.cu -o .devcarry/slices)
 # Writes OUT_DIR/{gpu.txt,run.log,sets.csv,pairs.csv,classes.csv,map.csv} (with `latency`:
-# latency.csv and run-latency.log only; with `patterns`: patterns.csv and run-patterns.log); scripts/slices.py reads them.
+# latency.csv and run-latency.log only; with `patterns`: patterns.csv; with `smslice`: sets,
+# pairs, classes and smslice.csv); scripts/slices.py reads them.
 set -euo pipefail
 out=$1
 bin=${2:-.devcarry/slices}

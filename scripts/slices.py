@@ -147,6 +147,19 @@ def main():
         for (name, a), v in sorted(t.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             v = sorted(v)
             out.append(f"| {name} | {a} | {v[0]:.1f} | {statistics.median(v):.1f} | {v[-1]:.1f} |")
+    sm_path = os.path.join(run, "smslice", "smslice.csv")
+    if os.path.exists(sm_path):
+        t = {}
+        for r in read(os.path.join(run, "smslice"), "smslice.csv"):
+            t[(r["target"], int(r["sms"]), int(r["active"]))] = float(r["lane_ops_per_clk"])
+        out += ["", "**One slice against eight** (`smslice/smslice.csv`, `gpu-slices.sh OUT BIN smslice`: 1-16 SMs "
+                "of 32 warps, every active lane on one of 8 lines of one slice or of 8 slices, distinct words; lane "
+                "atomics/cycle; the 1-lane launches last ~10 us, so the launch's fixed cost dominates them):", "",
+                "| SMs | one slice, 8 lanes | eight slices, 8 lanes | one slice, 32 lanes | eight slices, 32 lanes |",
+                "| --- | --- | --- | --- | --- |"]
+        for n in sorted({k[1] for k in t}):
+            out.append(f"| {n} | {t[('one_slice', n, 8)]:.2f} | {t[('eight_slices', n, 8)]:.2f} | "
+                       f"{t[('one_slice', n, 32)]:.2f} | {t[('eight_slices', n, 32)]:.2f} |")
     replays = [("replay_kernel_addresses_h100hash.json", "kernel addresses, `addr_hash = \"h100\"`, 44 units"),
                ("replay_kernel_addresses_h100hash_qd256.json", "kernel addresses, `h100` hash, 44 units, "
                 "`rop_queue_depth` 256"),

@@ -32,6 +32,10 @@
 //                GPC map, results/h100/validation/full/placement/run5) runs a dependent chain of
 //                kChain atom.global.add.f32 on word 0 of each line of the 66-SM 1-lane patterns
 //                (32w and 33w, w < 2112): clock64 cycles per atomic, after one warm-up atomic
+// `slices DIR smslice` runs the sets and the greedy pass, then only this:
+//   smslice.csv  target,sms,active,...: 1-16 SMs (one 32-warp block each), 1, 8 or 32 active
+//                lanes, every lane on one of 8 lines of one slice ("one_slice") or of 8 slices
+//                ("eight_slices"), distinct words
 // `slices DIR patterns` runs only this instead:
 //   patterns.csv base_page,pattern,active,ms_med,clock_mhz,lane_ops,lane_ops_per_clk: atomics.cu's
 //                66-SM rows (one 32-warp block per SM, kPatternReps x kIters REDs per lane, lanes
@@ -82,6 +86,21 @@ __global__ void __launch_bounds__(kThreads) pattern_kernel(float* buf, long line
   if (lane >= active) return;
   const long gw = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   float* p = buf + (gw * line_stride + lane) * 32;
+  for (int r = 0; r < reps; ++r) {
+#pragma unroll
+    for (int i = 0; i < kIters; ++i) red_add(p, 1.0f);
+  }
+}
+
+// `slices DIR smslice`: lane l of warp w on word (w + l x 7) % 32 of line lines[(w x active + l) % n]
+// (a set of lines in one slice or in as many slices): how one SM's rate into one slice compares
+// with its rate spread over slices, and how SMs sharing that slice add up.
+__global__ void __launch_bounds__(kThreads) smslice_kernel(float* buf, const long* lines, int n, int active,
+                                                          int reps) {
+  const int lane = threadIdx.x & 31;
+  if (lane >= active) return;
+  const long gw = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  float* p = buf + lines[(gw * active + lane) % n] * 32 + (gw + lane * 7) % 32;
   for (int r = 0; r < reps; ++r) {
 #pragma unroll
     for (int i = 0; i < kIters; ++i) red_add(p, 1.0f);
@@ -143,6 +162,9 @@ struct Rig {
   }
 };
 
+std::vector<long> run_greedy(Rig& g, const std::string& dir, FILE* fp, double thr, std::vector<int>& cls);
+double run_sets(Rig& g, const std::string& dir, long pages);
+
 // Each 66-SM pattern row of atomics.cu, started at kPatternPages different 2 MB pages.
 void run_patterns(Rig& g, const std::string& dir) {
   FILE* fq = open_csv(dir, "patterns.csv", "base_page,pattern,active,ms_med,clock_mhz,lane_ops,lane_ops_per_clk");
@@ -162,6 +184,38 @@ void run_patterns(Rig& g, const std::string& dir) {
       }
   std::fclose(fq);
   std::printf("patterns: %d base pages\n", kPatternPages);
+}
+
+// One SM (and 2..16 SMs) into the 8 lines of one slice, against 8 lines of 8 slices: the greedy
+// pass of the first kGreedyLines lines names the classes.
+void run_smslice(Rig& g, const std::string& dir, FILE* fp, double thr) {
+  std::vector<int> cls;
+  const std::vector<long> reps = run_greedy(g, dir, fp, thr, cls);
+  std::vector<long> one;  // 8 lines of the first class that has 8
+  for (size_t c = 0; c < reps.size() && one.size() < 8; ++c) {
+    one.clear();
+    for (int l = 0; l < kGreedyLines && one.size() < 8; ++l)
+      if (cls[static_cast<size_t>(l)] == static_cast<int>(c)) one.push_back(l);
+  }
+  std::vector<long> spread(reps.begin(), reps.begin() + 8);  // 8 lines in 8 slices
+  FILE* fq = open_csv(dir, "smslice.csv", "target,sms,active,ms_med,clock_mhz,lane_ops,lane_ops_per_clk");
+  const int smem = 150 * 1024;  // one block per SM
+  CK(cudaFuncSetAttribute(smslice_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  for (const auto* set : {&one, &spread}) {
+    CK(cudaMemcpy(g.dlines, set->data(), set->size() * sizeof(long), cudaMemcpyHostToDevice));
+    for (int sms : {1, 2, 4, 8, 16})
+      for (int active : {1, 8, 32}) {
+        const int reps_n = 4;
+        double med, mn, mx;
+        time_median([&] { smslice_kernel<<<sms, kThreads, smem>>>(g.buf, g.dlines, 8, active, reps_n); }, 2, 5, med,
+                    mn, mx);
+        const double lanes = double(sms) * (kThreads / 32) * active * kIters * reps_n;
+        std::fprintf(fq, "%s,%d,%d,%.5f,%.1f,%.0f,%.4f\n", set == &one ? "one_slice" : "eight_slices", sms, active, med,
+                     g.mhz, lanes, lanes / (med * 1e-3 * g.mhz * 1e6));
+      }
+  }
+  std::fclose(fq);
+  std::printf("smslice: lines %ld..%ld in one slice\n", one.front(), one.back());
 }
 
 // Atomic latency from one SM of each GPC to each 1-lane pattern line.
@@ -311,8 +365,9 @@ void run_map(Rig& g, const std::string& dir, double thr, const std::vector<int>&
 int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : ".";
   const std::string mode = argc > 2 ? argv[2] : "";
-  if (!mode.empty() && mode != "latency" && mode != "patterns") {
-    std::fprintf(stderr, "slices: unknown mode '%s' (latency, patterns, or none for the slice map)\n", mode.c_str());
+  if (!mode.empty() && mode != "latency" && mode != "patterns" && mode != "smslice") {
+    std::fprintf(stderr, "slices: unknown mode '%s' (latency, patterns, smslice, or none for the slice map)\n",
+                 mode.c_str());
     return 2;
   }
   cudaDeviceProp prop;
@@ -336,6 +391,11 @@ int main(int argc, char** argv) {
     run_patterns(g, dir);
   } else if (mode == "latency") {
     run_latency(g, dir, nsm);
+  } else if (mode == "smslice") {
+    const double thr = run_sets(g, dir, pages);
+    FILE* fp = open_csv(dir, "pairs.csv", "phase,ref,cand,ms_med,lane_ops_per_clk");
+    run_smslice(g, dir, fp, thr);
+    std::fclose(fp);
   } else {
     const double thr = run_sets(g, dir, pages);
     FILE* fp = open_csv(dir, "pairs.csv", "phase,ref,cand,ms_med,lane_ops_per_clk");
