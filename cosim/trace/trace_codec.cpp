@@ -13,14 +13,21 @@
 
 namespace arc::trace::detail {
 
-uint64_t Cursor::varint_long() {
-  uint64_t v = 0;
+const uint8_t* Cursor::varint_at(const uint8_t* p, uint64_t& v) const {
+  v = 0;
   for (int shift = 0; shift < 64; shift += 7) {
-    const uint8_t b = u8();
+    if (p == end_) fail("malformed: data ends inside a field");
+    const uint8_t b = *p++;
     v |= uint64_t(b & 0x7F) << shift;
-    if (!(b & 0x80)) return v;
+    if (!(b & 0x80)) return p;
   }
   fail("malformed: varint longer than 10 bytes");
+}
+
+uint64_t Cursor::varint_long() {
+  uint64_t v;
+  p_ = varint_at(p_, v);
+  return v;
 }
 
 std::string Cursor::str() {
@@ -353,20 +360,16 @@ class Window {
   const uint8_t* pos() const { return p_; }
 
  private:
-  // A varint of four bytes or more (as Cursor::varint_long()), out of line: the position
-  // goes in and comes back by value, so the inlined fast path keeps it in a register.
+  // A varint of four bytes or more (Cursor::varint_at(), the cursor's own loop), out of line:
+  // the position goes in and comes back by value, so the inlined fast path keeps it in a register.
   struct Long {
     uint64_t v;
     const uint8_t* end;
   };
   [[gnu::noinline]] static Long varint_long(const uint8_t* p, const Cursor& c) {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      const uint8_t b = *p++;
-      v |= uint64_t(b & 0x7F) << shift;
-      if (!(b & 0x80)) return {v, p};
-    }
-    c.fail("malformed: varint longer than 10 bytes");
+    Long r;
+    r.end = c.varint_at(p, r.v);
+    return r;
   }
   const Cursor& c_;
   const uint8_t* p_;

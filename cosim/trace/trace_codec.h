@@ -119,6 +119,9 @@ class Cursor {
   size_t left() const { return static_cast<size_t>(end_ - p_); }
   const uint8_t* pos() const { return p_; }
   void skip_to(const uint8_t* p) { p_ = p; }  // p: pos() .. pos() + left()
+  // The varint (any length) at p, a position in this cursor's data, into v; returns the
+  // position past it. Fails as varint() does (the data ends inside it, or it is over 10 bytes).
+  const uint8_t* varint_at(const uint8_t* p, uint64_t& v) const;
   // The next n_bytes bytes (one bounds check for all of them).
   const uint8_t* take(size_t n_bytes) {
     need(n_bytes);
