@@ -139,7 +139,8 @@ struct Rig {
   long* dlines = nullptr;
   int blocks = 0;
   double mhz = 0;
-  long lanes(int reps) const { return long(blocks) * (kThreads / 32) * kIters * reps; }
+  // Lane atomics of one launch of lines_kernel (nblocks 0: `blocks`).
+  long lanes(int reps, int nblocks = 0) const { return long(nblocks ? nblocks : blocks) * (kThreads / 32) * kIters * reps; }
   // Runs the set; returns lane atomics per cycle (median of 3 timed launches after 1 warm-up).
   double rate(const std::vector<long>& lines, int reps, double* ms_med = nullptr, double* ms_min = nullptr,
               double* ms_max = nullptr, int nblocks = 0, int warm = 1, int timed = 3) {
@@ -151,7 +152,7 @@ struct Rig {
     if (ms_med) *ms_med = med;
     if (ms_min) *ms_min = mn;
     if (ms_max) *ms_max = mx;
-    return double(b) * (kThreads / 32) * kIters * reps / (med * 1e-3 * mhz * 1e6);
+    return double(lanes(reps, b)) / (med * 1e-3 * mhz * 1e6);
   }
   // A pair's rate as the pair phases time it (kPairBlocks blocks; re-timed near the threshold).
   double pair(long a, long c, double threshold, double* ms) {
@@ -161,6 +162,17 @@ struct Rig {
     return r;
   }
 };
+
+// The lines atomics.cu's 66-SM patterns touch with lanes 0..lanes-1 (32w + l and 33w + l),
+// ascending, each once.
+std::vector<long> pattern_lines(long lanes) {
+  std::vector<long> lines;
+  for (long w = 0; w < kPatternWarps; ++w)
+    for (long l = 0; l < lanes; ++l) lines.push_back(32 * w + l), lines.push_back(33 * w + l);
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  return lines;
+}
 
 std::vector<long> run_greedy(Rig& g, const std::string& dir, FILE* fp, double thr, std::vector<int>& cls);
 double run_sets(Rig& g, const std::string& dir, long pages);
@@ -220,10 +232,7 @@ void run_smslice(Rig& g, const std::string& dir, FILE* fp, double thr) {
 
 // Atomic latency from one SM of each GPC to each 1-lane pattern line.
 void run_latency(Rig& g, const std::string& dir, int nsm) {
-  std::vector<long> lines;
-  for (long w = 0; w < kPatternWarps; ++w) lines.push_back(32 * w), lines.push_back(33 * w);
-  std::sort(lines.begin(), lines.end());
-  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  const std::vector<long> lines = pattern_lines(1);
   long* dl = nullptr;
   long long* dc = nullptr;
   int* claim = nullptr;
@@ -328,10 +337,8 @@ std::vector<long> run_greedy(Rig& g, const std::string& dir, FILE* fp, double th
 
 // 4. Page 0 and the pattern lines, each against the classes' first lines.
 void run_map(Rig& g, const std::string& dir, double thr, const std::vector<int>& cls, std::vector<long> reps) {
-  std::vector<long> todo;
+  std::vector<long> todo = pattern_lines(kPatternLanes);  // then page 0's lines not among them
   for (long l = 0; l < kPageLines; ++l) todo.push_back(l);
-  for (long w = 0; w < kPatternWarps; ++w)
-    for (long l = 0; l < kPatternLanes; ++l) todo.push_back(32 * w + l), todo.push_back(33 * w + l);
   std::sort(todo.begin(), todo.end());
   todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
   FILE* fm = open_csv(dir, "map.csv", "line,class,tests");
