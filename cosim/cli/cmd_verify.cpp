@@ -99,6 +99,7 @@ void run(const Options& o) {
                         {"rtl_vs_gpu_mismatches", r.rtl_vs_gpu_mismatches},
                         {"gpu_groups_not_reduced_by_rtl", r.gpu_groups_not_reduced_by_rtl},
                         {"gpu_tree_sums_checked", r.gpu_tree_sums_checked},
+                        {"gpu_group_tree_sums_checked", r.gpu_group_tree_sums_checked},
                         {"gpu_vs_golden_tree_mismatches", r.gpu_vs_golden_tree_mismatches},
                         {"gpu_sums_unchecked", r.gpu_sums_unchecked},
                         {"rtl_groups_reduced_without_gpu_sum", r.rtl_groups_reduced_without_gpu_sum},
@@ -134,9 +135,10 @@ void run(const Options& o) {
              r.rtl_vs_gpu_mismatches, r.gpu_sums_checked, r.gpu_groups_not_reduced_by_rtl,
              r.rtl_groups_reduced_without_gpu_sum);
   if (r.gpu_tree_sums_checked)
-    fmt::print("GPU tree sums vs golden       {} mismatches of {} butterfly sums (the RTL sums serially, so these are "
-               "checked against golden::butterfly_sum)\n",
-               r.gpu_vs_golden_tree_mismatches, r.gpu_tree_sums_checked);
+    fmt::print("GPU tree sums vs golden       {} mismatches of {} tree sums: {} butterfly, {} group-tree (the RTL sums "
+               "serially, so these are checked against golden::butterfly_sum / golden::group_tree_sum)\n",
+               r.gpu_vs_golden_tree_mismatches, r.gpu_tree_sums_checked,
+               r.gpu_tree_sums_checked - r.gpu_group_tree_sums_checked, r.gpu_group_tree_sums_checked);
   if (r.gpu_sums_unchecked)
     fmt::print("GPU library sums              {} not checked (the library's summation order is not modelled)\n",
                r.gpu_sums_unchecked);

@@ -60,6 +60,17 @@ uint32_t butterfly_sum(const std::array<uint32_t, kLanes>& values, uint32_t acti
   return v[0];
 }
 
+uint32_t group_tree_sum(const std::array<uint32_t, kLanes>& values, uint32_t group_mask, fp::FtzMode ftz,
+                        fp::Arith arith) {
+  if (group_mask == 0 || all_zero(values, group_mask)) return 0;
+  std::array<uint32_t, kLanes> v{};  // by rank
+  int n = 0;
+  for (uint32_t rem = group_mask; rem; rem &= rem - 1) v[static_cast<size_t>(n++)] = values[__builtin_ctz(rem)];
+  for (int s = 1; s < n; s *= 2)
+    for (int r = 0; r + s < n; r += 2 * s) v[static_cast<size_t>(r)] = fp::add(v[r], v[r + s], ftz, arith);
+  return v[0];
+}
+
 Route route_group(const Group& g, const SchedConfig& cfg, bool busy) {
   switch (cfg.mode) {
     case SchedMode::Never: return Route::Lsu;

@@ -52,6 +52,13 @@ uint32_t serial_sum(const WarpInstr& in, uint32_t lane_mask, fp::FtzMode ftz, fp
 uint32_t butterfly_sum(const std::array<uint32_t, kLanes>& values, uint32_t active_mask, fp::FtzMode ftz,
                        fp::Arith arith = fp::Arith::Reference);
 
+// Adaptive's group tree (rule v4, sw/include/arc/reduce_detail.cuh group_tree_sum): the group's
+// lanes ranked 0..n-1 in ascending lane order; at s = 1, 2, 4, ... rank r (a multiple of 2s)
+// adds rank r + s's partial sum (when r + s < n); returns rank 0's. Only group_mask's lanes take
+// part (no zeros from others). group_mask == 0 gives +0.
+uint32_t group_tree_sum(const std::array<uint32_t, kLanes>& values, uint32_t group_mask, fp::FtzMode ftz,
+                        fp::Arith arith = fp::Arith::Reference);
+
 // Scheduler modes (RTL encoding in parentheses: mode_i[1:0]).
 //  Never (0): every group goes to the LSU as per-lane atomics (the baseline).
 //  Always (1): every group is reduced in the sub-core.

@@ -46,12 +46,14 @@ void SubCore::admit_warps(Cycle now) {
 SubCore::ReduceRule SubCore::reduce_rule(const CallShape& shape, uint32_t vec) const {
   // SW-B and SW-T (sw/include/arc/reduce.cuh) reduce only a uniform warp: every active lane on
   // one address. A warp with several addresses sends per-lane atomics; SW-S reduces each group.
-  // Adaptive: its call's choice (the butterfly, SW-S at X = 2, or per-lane atomics).
+  // Adaptive: its call's choice (the butterfly, every group of >= 2 lanes by the group tree, or
+  // per-lane atomics).
   if (setup_.mode == Mode::Adaptive) {
     const AdaptiveChoice c = adaptive_choice(shape, vec);
-    return {c != AdaptiveChoice::PerLane, c == AdaptiveChoice::Groups, 2};
+    return {c != AdaptiveChoice::PerLane, c == AdaptiveChoice::Groups ? SumOrder::GroupTree : SumOrder::Butterfly, 2};
   }
-  return {setup_.mode == Mode::SwS || shape.uniform(), setup_.mode == Mode::SwS, setup_.threshold};
+  return {setup_.mode == Mode::SwS || shape.uniform(), setup_.mode == Mode::SwS ? SumOrder::Serial : SumOrder::Butterfly,
+          setup_.threshold};
 }
 
 size_t SubCore::sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_reduced) const {
@@ -61,15 +63,19 @@ size_t SubCore::sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_red
   wi.value = in.value;
   size_t n_ops = 0;
   const auto groups = golden::match_addresses(wi);
-  const auto [eligible, serial, threshold] = reduce_rule(shape_of(in), vector_width(in.flags));
+  const auto [eligible, order, threshold] = reduce_rule(shape_of(in), vector_width(in.flags));
   for (const golden::Group& g : groups) {
     const uint32_t n = static_cast<uint32_t>(__builtin_popcount(g.lane_mask));
     if (eligible && n >= threshold && n > 1) {
-      uint32_t sum;
-      if (serial) {
-        sum = golden::serial_sum(wi, g.lane_mask, setup_.sw_ftz, fp::Arith::Native);
-      } else {
-        sum = golden::butterfly_sum(wi.value, g.lane_mask, setup_.sw_ftz, fp::Arith::Native);
+      uint32_t sum = 0;
+      switch (order) {
+        case SumOrder::Serial: sum = golden::serial_sum(wi, g.lane_mask, setup_.sw_ftz, fp::Arith::Native); break;
+        case SumOrder::Butterfly:
+          sum = golden::butterfly_sum(wi.value, g.lane_mask, setup_.sw_ftz, fp::Arith::Native);
+          break;
+        case SumOrder::GroupTree:
+          sum = golden::group_tree_sum(wi.value, g.lane_mask, setup_.sw_ftz, fp::Arith::Native);
+          break;
       }
       ops[n_ops++] = {g.addr, sum, n};
       ++groups_reduced;

@@ -90,8 +90,12 @@ class SubCore : public sc_core::sc_module {
   size_t first_ready(Cycle by) const;
   // Which of an instruction's address groups the SW mode reduces in the core: those of >= threshold
   // (and 2) lanes where eligible; serial (SW-S's loop) or the butterfly.
+  // How a reduced group's lanes are summed: SW-S's serial loop, the butterfly (SW-B, Adaptive's
+  // uniform warps) or Adaptive's group tree (rule v4).
+  enum class SumOrder : uint8_t { Serial, Butterfly, GroupTree };
   struct ReduceRule {
-    bool eligible, serial;
+    bool eligible;
+    SumOrder order;
     uint32_t threshold;
   };
   ReduceRule reduce_rule(const CallShape& shape, uint32_t vec) const;

@@ -67,18 +67,43 @@ Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in, uint32_t vec
   return sw_issue_cycles(s, shape_of(in), vec);
 }
 
+namespace {
+
+// SW-S's cost (the match per key, then its groups' steps), and Adaptive's groups (rule v4: the
+// same match, then the group tree: one step per level instead of per lane).
+Cycle match_and_sum_cycles(const SwCostSetup& s, const CallShape& in, uint32_t threshold, bool group_tree) {
+  const bool call_start = in.param == 0;
+  Cycle c = call_start ? s.sw_overhead : 0;
+  if (s.sws_per_key == 0 && s.sws_per_lane == 0) return c;
+  // The groups' serial loops run side by side (one SHFL per step serves every group: same PC,
+  // each lane its own source), so the steps are the largest reduced group's lanes beyond its
+  // first; the group tree's levels are ceil(log2(largest group)), each one step of the call's
+  // values (its pointer shuffle and vote are not charged).
+  uint32_t largest = 1;
+  for (uint32_t g = 0; g < in.groups; ++g) {
+    const uint32_t n = in.group_lanes[g];
+    if (n >= threshold && n > 1) largest = std::max(largest, n);
+  }
+  uint32_t steps = largest - 1;
+  if (group_tree) {
+    steps = 0;
+    while ((1u << steps) < largest) ++steps;
+  }
+  if (call_start) c += static_cast<Cycle>(s.sws_per_key) * in.groups;
+  const uint32_t per_step = call_start || !s.sws_per_lane_param ? s.sws_per_lane : s.sws_per_lane_param;
+  c += static_cast<Cycle>(per_step) * steps;
+  return c;
+}
+
+}  // namespace
+
 Cycle sw_issue_cycles(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
   const bool call_start = in.param == 0;
   if (s.mode == Mode::Adaptive) {
     switch (adaptive_choice(in, vec)) {
       case AdaptiveChoice::Tree: return call_start || !s.swb_per_param ? s.sw_overhead : s.swb_per_param;  // as sw-b
       case AdaptiveChoice::PerLane: return call_start ? s.sw_overhead : 0;
-      case AdaptiveChoice::Groups: {
-        SwCostSetup x = s;
-        x.mode = Mode::SwS;
-        x.threshold = 2;
-        return sw_issue_cycles(x, in, vec);
-      }
+      case AdaptiveChoice::Groups: return match_and_sum_cycles(s, in, 2, true);
     }
   }
   switch (s.mode) {
@@ -98,19 +123,7 @@ Cycle sw_issue_cycles(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
     case Mode::SwS:
     case Mode::Adaptive: break;
   }
-  Cycle c = call_start ? s.sw_overhead : 0;
-  if (s.sws_per_key == 0 && s.sws_per_lane == 0) return c;
-  // The groups' serial loops run side by side (one SHFL per step serves every group: same PC,
-  // each lane its own source), so the steps are the largest reduced group's lanes beyond its first.
-  uint32_t steps = 0;
-  for (uint32_t g = 0; g < in.groups; ++g) {
-    const uint32_t n = in.group_lanes[g];
-    if (n >= s.threshold && n > 1) steps = std::max(steps, n - 1);
-  }
-  if (call_start) c += static_cast<Cycle>(s.sws_per_key) * in.groups;
-  const uint32_t per_step = call_start || !s.sws_per_lane_param ? s.sws_per_lane : s.sws_per_lane_param;
-  c += static_cast<Cycle>(per_step) * steps;
-  return c;
+  return match_and_sum_cycles(s, in, s.threshold, false);
 }
 
 }  // namespace arc::sim

@@ -15,8 +15,10 @@
 //    the butterfly's 5 steps, so sw-t and sw-b cost the same there. A call that is not
 //    reduced pays sw_overhead, as sw-b's.
 //  - adaptive: the call's choice (adaptive_choice, the CUDA code's rule) priced as the method
-//    it becomes: Tree as sw-b's reduced call, Groups as sw-s's (X = 2), PerLane sw_overhead
-//    once (the uniform check).
+//    it becomes: Tree as sw-b's reduced call, Groups as sw-s's match (X = 2) and then one step
+//    per level of the group tree (rule v4; a level moves the call's values as a serial step
+//    does: sws_cycles_per_lane, not separately measured), PerLane sw_overhead once (the
+//    uniform check).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -63,7 +65,8 @@ CallShape uniform_shape(uint32_t active_mask, uint8_t param, uint8_t nparams);  
 bool tree_eligible(Mode mode, const CallShape& in, uint32_t threshold);
 bool tree_eligible(Mode mode, const trace::Instr& in, uint32_t threshold);
 
-// Adaptive (sw/include/arc/reduce.cuh, rule v3 in arc/adaptive_rule.h), per call from what the
+// Adaptive (sw/include/arc/reduce.cuh, rule v4: rule v3's choices in arc/adaptive_rule.h, groups
+// summed by the group tree and priced per tree level), per call from what the
 // warp sees: n active lanes, all on one address or not, nparams, the vector width. The trace
 // does not record whether a subset of the warp called: every call is taken as convergent.
 enum class AdaptiveChoice : uint8_t { Tree, Groups, PerLane };

@@ -32,6 +32,7 @@ const char* method_name(Method m) {
 SumOrder sum_order(Method m, const Instr& in) {
   if (in.flags & kFlagOpaqueSum) return SumOrder::Opaque;
   if (in.flags & kFlagTreeSum) return SumOrder::Tree;
+  if (in.flags & kFlagGroupTreeSum) return SumOrder::GroupTree;
   if (m == Method::SwB || m == Method::SwT) return SumOrder::Tree;
   if (m == Method::Cub) return SumOrder::Opaque;
   return SumOrder::Serial;
@@ -62,7 +63,8 @@ std::string check_instr(const Header& h, const Instr& in) {
   if (in.param >= in.nparams)
     return "param " + std::to_string(in.param) + " of a " + std::to_string(in.nparams) + "-param call";
   if (in.flags & ~kFlagsDefined) return "undefined flag bits " + detail::hex32(in.flags & ~kFlagsDefined);
-  if ((in.flags & kFlagTreeSum) && (in.flags & kFlagOpaqueSum)) return "flags say both tree and library sum order";
+  if (__builtin_popcount(in.flags & (kFlagTreeSum | kFlagOpaqueSum | kFlagGroupTreeSum)) > 1)
+    return "flags name more than one sum order (tree, library, group tree)";
   if ((in.flags & kFlagVec2) && (in.flags & kFlagVec4)) return "flags say both 2- and 4-wide vector atomics";
   if (h.sm_count && in.sm >= h.sm_count)
     return "SM id " + std::to_string(in.sm) + " >= SM count " + std::to_string(h.sm_count);
@@ -330,7 +332,8 @@ namespace detail {
 bool uniform_ok(const Header& h, const Instr& in) {
   const uint32_t mask = in.active_mask;
   if (mask == 0 || in.nparams < 1 || in.nparams > kMaxParams || in.param >= in.nparams) return false;
-  if ((in.flags & ~kFlagsDefined) || ((in.flags & kFlagTreeSum) && (in.flags & kFlagOpaqueSum)) ||
+  if ((in.flags & ~kFlagsDefined) ||
+      __builtin_popcount(in.flags & (kFlagTreeSum | kFlagOpaqueSum | kFlagGroupTreeSum)) > 1 ||
       ((in.flags & kFlagVec2) && (in.flags & kFlagVec4)))
     return false;
   if ((h.sm_count && in.sm >= h.sm_count) || (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)) return false;

@@ -42,7 +42,12 @@ constexpr uint32_t kFlagOpaqueSum = 1u << 3;    // a library's order (e.g. CUB):
 // params per lane, one vector RED (red.global.add.v2/v4.f32) each; neither bit: scalar REDs.
 constexpr uint32_t kFlagVec2 = 1u << 4;
 constexpr uint32_t kFlagVec4 = 1u << 5;
-constexpr uint32_t kFlagsDefined = kFlagFirstOfWarp | kFlagGapClamped | kFlagTreeSum | kFlagOpaqueSum | kFlagVec2 | kFlagVec4;
+// Adaptive rule v4's group tree (issue 20): each address group summed over its own lanes' ranks,
+// rank r + s into rank r at s = 1, 2, 4, ... (golden::group_tree_sum). A sum-order flag as bits 2/3:
+// at most one of the three.
+constexpr uint32_t kFlagGroupTreeSum = 1u << 6;
+constexpr uint32_t kFlagsDefined =
+    kFlagFirstOfWarp | kFlagGapClamped | kFlagTreeSum | kFlagOpaqueSum | kFlagVec2 | kFlagVec4 | kFlagGroupTreeSum;
 // Floats per lane update of an instruction with these flags: 1, 2 or 4.
 inline uint32_t vec_width(uint32_t flags) { return (flags & kFlagVec4) ? 4u : (flags & kFlagVec2) ? 2u : 1u; }
 
@@ -97,7 +102,7 @@ struct Instr {
   std::array<uint32_t, kLanes> partial_sum{};  // binary32 bits at reduced leaders only
 };
 
-enum class SumOrder { Serial, Tree, Opaque };
+enum class SumOrder { Serial, Tree, Opaque, GroupTree };
 // The order of in's partial sums: the flags, else the method (sw-b: tree, cub: opaque).
 SumOrder sum_order(Method m, const Instr& in);
 

@@ -175,7 +175,8 @@ VerifyResult verify_trace(const VerifyOptions& o) {
       res.transactions += got.size();
       for (const auto& x : want) golden_image.apply(x);
       // The GPU's partial sums, group by group (by leader lane): serial sums against the RTL's
-      // reduced sums; butterfly sums against golden::butterfly_sum; library sums unchecked.
+      // reduced sums; butterfly and group-tree sums against golden::butterfly_sum /
+      // golden::group_tree_sum; library sums unchecked.
       uint32_t rtl_leaders = 0;
       uint32_t rtl_sum[trace::kLanes];
       for (const auto& x : got) {
@@ -193,17 +194,21 @@ VerifyResult verify_trace(const VerifyOptions& o) {
         const uint32_t gpu = in.partial_sum[lead];
         if (order == trace::SumOrder::Opaque) {
           ++res.gpu_sums_unchecked;
-        } else if (order == trace::SumOrder::Tree) {
+        } else if (order == trace::SumOrder::Tree || order == trace::SumOrder::GroupTree) {
           uint32_t group = 0;
           for (int l = lead; l < trace::kLanes; ++l)
             if ((in.active_mask >> l & 1) && in.addr[l] == in.addr[lead]) group |= 1u << l;
-          const uint32_t want_sum = golden::butterfly_sum(in.value, group, res.sched.adder_ftz);
+          const bool butterfly = order == trace::SumOrder::Tree;
+          const uint32_t want_sum = butterfly ? golden::butterfly_sum(in.value, group, res.sched.adder_ftz)
+                                              : golden::group_tree_sum(in.value, group, res.sched.adder_ftz);
           ++res.gpu_tree_sums_checked;
+          if (!butterfly) ++res.gpu_group_tree_sums_checked;
           if (want_sum != gpu) {
             ++res.gpu_vs_golden_tree_mismatches;
             if (res.first_mismatches.size() < o.max_reported)
-              res.first_mismatches.push_back(fmt::format("{} group of lane {}: golden butterfly sum 0x{:08x}, GPU tree "
-                                                         "sum 0x{:08x}", where(index, in), lead, want_sum, gpu));
+              res.first_mismatches.push_back(fmt::format("{} group of lane {}: golden {} sum 0x{:08x}, GPU tree "
+                                                         "sum 0x{:08x}", where(index, in), lead,
+                                                         butterfly ? "butterfly" : "group-tree", want_sum, gpu));
           }
         } else if (!(rtl_leaders >> lead & 1)) {
           missing |= 1u << lead;

@@ -48,12 +48,15 @@ std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& me
   const uint32_t a0 = d.active ? d.addr[__builtin_ctz(d.active)] : 0;
   for (int l = 0; l < 32; ++l)
     if (((d.active >> l) & 1u) && d.addr[l] != a0) one_addr = false;
-  // Adaptive (rule v2) sums a one-address call by the butterfly only when the whole warp
-  // called; a divergent caller's group (bit 1) is summed serially.
+  // Adaptive sums a one-address call by the butterfly only when the whole warp called; every
+  // other group it reduces (several addresses, or a divergent caller's, bit 1) by the group tree
+  // (rule v4; rule v3 summed those serially).
   const bool divergent = (d.flags & 2u) != 0;
   if (d.reduced != 0 &&
       (method == "swb" || method == "gsplat" || method == "swt" || (method == "adaptive" && one_addr && !divergent)))
     in.flags |= arc::trace::kFlagTreeSum;
+  else if (d.reduced != 0 && method == "adaptive")
+    in.flags |= arc::trace::kFlagGroupTreeSum;
   std::vector<arc::trace::Instr> out;
   for (uint32_t p = 0; p < d.nparams; ++p) {
     arc::trace::Instr x = in;

@@ -2,6 +2,11 @@
 // one-lane and empty sums, every scheduler mode, process() order and the ROP memory image.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
 #include "error.h"
 #include "golden.h"
 #include "rtl_timing.h"
@@ -69,6 +74,64 @@ TEST(Golden, ButterflyTreeOrder) {
   w.value = v;
   EXPECT_EQ(serial_sum(w, w.active_mask, FtzMode::Flush), kTwo24);
   EXPECT_EQ(butterfly_sum(v, w.active_mask, FtzMode::Flush), 0x4B800001u);
+}
+
+// Adaptive's group tree (rule v4): ranks over the group's lanes only. Lanes 3, 9, 20, 31 = 2^24,
+// 1, 1, 1: serial ((2^24 + 1) + 1) + 1 ties to 2^24 each time; the tree adds (2^24 + 1) -> 2^24
+// and (1 + 1) = 2, then 2^24 + 2, exact.
+TEST(Golden, GroupTreeOrderOverTheGroupsRanks) {
+  std::array<uint32_t, kLanes> v{};
+  v[3] = kTwo24, v[9] = kOne, v[20] = kOne, v[31] = kOne;
+  const uint32_t group = (1u << 3) | (1u << 9) | (1u << 20) | (1u << 31);
+  WarpInstr w;
+  w.active_mask = group;
+  w.value = v;
+  EXPECT_EQ(serial_sum(w, group, FtzMode::Flush), kTwo24);
+  EXPECT_EQ(group_tree_sum(v, group, FtzMode::Flush), 0x4B800001u);  // 2^24 + 2
+  // A lane outside the group is not part of the sum (the butterfly would add its value).
+  v[0] = kOne;
+  EXPECT_EQ(group_tree_sum(v, group, FtzMode::Flush), 0x4B800001u);
+  EXPECT_EQ(group_tree_sum(v, 0u, FtzMode::Flush), 0u);
+  EXPECT_EQ(group_tree_sum(v, 1u << 9, FtzMode::Flush), kOne);  // one lane: its own value
+  // Three lanes: ranks 0 + 1 first, then + rank 2.
+  std::array<uint32_t, kLanes> t{};
+  t[0] = kOne, t[1] = kTwo24, t[2] = kOne;
+  EXPECT_EQ(group_tree_sum(t, 0b111u, FtzMode::Flush), kTwo24);
+}
+
+// The same order written another way: the sum of ranks [lo, hi) is the sum of [lo, lo + P) plus
+// the sum of [lo + P, hi), P the largest power of two below hi - lo; host float adds (no FTZ,
+// no subnormals drawn) against golden's MPFR adds, random groups and values.
+float split_sum(const std::vector<float>& x, size_t lo, size_t hi) {
+  if (hi - lo == 1) return x[lo];
+  size_t p = 1;
+  while (2 * p < hi - lo) p *= 2;
+  const volatile float a = split_sum(x, lo, lo + p), b = split_sum(x, lo + p, hi);
+  return a + b;
+}
+
+TEST(Golden, GroupTreeIsTheRecursiveSplit) {
+  std::mt19937 rng(20261127);
+  std::uniform_real_distribution<float> mag(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> expo(-20, 20);
+  int checked = 0;
+  for (int t = 0; t < 20000; ++t) {
+    const uint32_t group = static_cast<uint32_t>(rng()) & static_cast<uint32_t>(rng());  // ~8 lanes
+    if (group == 0) continue;
+    std::array<uint32_t, kLanes> v{};
+    std::vector<float> ranked;
+    for (int l = 0; l < kLanes; ++l) {
+      const float f = std::ldexp(mag(rng), expo(rng));
+      std::memcpy(&v[static_cast<size_t>(l)], &f, 4);
+      if (group >> l & 1) ranked.push_back(f);
+    }
+    const float want = split_sum(ranked, 0, ranked.size());
+    uint32_t want_bits;
+    std::memcpy(&want_bits, &want, 4);
+    ASSERT_EQ(group_tree_sum(v, group, FtzMode::Keep), want_bits) << "group 0x" << std::hex << group;
+    ++checked;
+  }
+  EXPECT_GT(checked, 19000);
 }
 
 TEST(Golden, RoutingPerMode) {

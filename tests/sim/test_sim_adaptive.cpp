@@ -51,9 +51,13 @@ TEST(SimAdaptive, PricedAndReducedAsTheChosenMethod) {
   EXPECT_EQ(sw_issue_cycles(s, tree), 40u);
   tree.param = 3;
   EXPECT_EQ(sw_issue_cycles(s, tree), 40u) << "a butterfly per parameter";
-  EXPECT_EQ(sw_issue_cycles(s, groups), 40u + 8 * 8 + 13 * 3) << "match of 8 keys, 3 steps (groups of 4)";
+  EXPECT_EQ(sw_issue_cycles(s, groups), 40u + 8 * 8 + 13 * 2) << "match of 8 keys, 2 tree levels (groups of 4)";
   groups.param = 1;
+  EXPECT_EQ(sw_issue_cycles(s, groups), 13u * 2);
+  s.mode = Mode::SwS;  // the same call under SW-S X=2: one serial step per lane beyond the first
+  s.threshold = 2;
   EXPECT_EQ(sw_issue_cycles(s, groups), 13u * 3);
+  s.mode = Mode::Adaptive;
   EXPECT_EQ(sw_issue_cycles(s, lanes), 40u) << "the uniform check only";
   lanes.param = 2;
   EXPECT_EQ(sw_issue_cycles(s, lanes), 0u);

@@ -174,22 +174,27 @@ TEST(SwTraceOut, InvalidRecordIsRejected) {
   std::remove(path.c_str());
 }
 
-// kFlagTreeSum: set where the butterfly made the partial sums (SW-B; Adaptive's uniform warps).
+// kFlagTreeSum: set where the butterfly made the partial sums (SW-B; Adaptive's uniform warps);
+// kFlagGroupTreeSum where Adaptive's group tree did (rule v4: its other reduced groups).
 TEST(TraceOut, TreeSumFlag) {
+  using arc::trace::kFlagGroupTreeSum;
   const arc::DevCall multi = sample(1, 10);  // three addresses, two reduced groups
-  EXPECT_EQ(to_instrs(multi, "sws")[0].flags & arc::trace::kFlagTreeSum, 0u);
-  EXPECT_EQ(to_instrs(multi, "adaptive")[0].flags & arc::trace::kFlagTreeSum, 0u);  // serial path
+  EXPECT_EQ(to_instrs(multi, "sws")[0].flags & (arc::trace::kFlagTreeSum | kFlagGroupTreeSum), 0u);  // serial
+  EXPECT_EQ(to_instrs(multi, "adaptive")[0].flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_NE(to_instrs(multi, "adaptive")[1].flags & kFlagGroupTreeSum, 0u);  // group tree
   EXPECT_EQ(to_instrs(multi, "cub")[0].flags & arc::trace::kFlagTreeSum, 0u);      // CUB's own order
   arc::DevCall uni = multi;
   for (int l = 0; l < 32; ++l) uni.addr[l] = 12;
   uni.reduced = 1u;
   EXPECT_NE(to_instrs(uni, "adaptive")[2].flags & arc::trace::kFlagTreeSum, 0u);
   EXPECT_NE(to_instrs(uni, "swb")[0].flags & arc::trace::kFlagTreeSum, 0u);
-  // Adaptive v2: a one-address call of a divergent caller (DevCall flags bit 1) is summed
-  // serially, not by the butterfly.
+  EXPECT_EQ(to_instrs(uni, "adaptive")[2].flags & kFlagGroupTreeSum, 0u);
+  // A one-address call of a divergent caller (DevCall flags bit 1) is one group: the group
+  // tree, not the butterfly (rule v2/v3 summed it serially).
   arc::DevCall div = uni;
   div.flags |= 2u;
   EXPECT_EQ(to_instrs(div, "adaptive")[0].flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_NE(to_instrs(div, "adaptive")[0].flags & kFlagGroupTreeSum, 0u);
   EXPECT_EQ(to_instrs(div, "adaptive")[0].flags & ~arc::trace::kFlagsDefined, 0u);
   // Issue 23: gsplat's cg::reduce and the transposed reduce-scatter sum the butterfly's pairs.
   EXPECT_NE(to_instrs(uni, "gsplat")[0].flags & arc::trace::kFlagTreeSum, 0u);
@@ -201,6 +206,6 @@ TEST(TraceOut, TreeSumFlag) {
   EXPECT_THROW(trace_method("baseline-noatomic"), arc::Error);
   EXPECT_THROW(trace_method("no-such-method"), arc::Error);
   uni.reduced = 0;  // per-lane atomics: no sums, no flag
-  EXPECT_EQ(to_instrs(uni, "adaptive")[0].flags & arc::trace::kFlagTreeSum, 0u);
+  EXPECT_EQ(to_instrs(uni, "adaptive")[0].flags & (arc::trace::kFlagTreeSum | kFlagGroupTreeSum), 0u);
   EXPECT_EQ(to_instrs(uni, "swb")[0].flags & arc::trace::kFlagTreeSum, 0u);
 }

@@ -271,7 +271,10 @@ TEST(TraceFormat, WriterRejectsInvalidInstructions) {
   expect_reject(bad, "undefined flag bits");
   bad = ok;
   bad.flags = kFlagTreeSum | kFlagOpaqueSum;
-  expect_reject(bad, "both tree and library");
+  expect_reject(bad, "more than one sum order");
+  bad = ok;
+  bad.flags = kFlagGroupTreeSum | kFlagTreeSum;
+  expect_reject(bad, "more than one sum order");
   bad = ok;
   bad.sm = 2;
   expect_reject(bad, "SM id 2");

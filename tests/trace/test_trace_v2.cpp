@@ -329,10 +329,12 @@ TEST(TraceV2, TheUniformRecordCheckAgreesWithCheckInstr) {
   with([](Instr& in) { for (auto& a : in.addr) a = a ? 1000 : 0; });             // past the buffer
   with([](Instr& in) { in.sm = 8; });                                            // SM id
   with([](Instr& in) { in.subcore = 4; });                                       // sub-core id
-  with([](Instr& in) { in.flags = 1u << 6; });                                   // undefined flag
+  with([](Instr& in) { in.flags = 1u << 7; });                                   // undefined flag
   with([](Instr& in) { in.flags = kFlagTreeSum | kFlagOpaqueSum; });             // two sum orders
+  with([](Instr& in) { in.flags = kFlagGroupTreeSum | kFlagOpaqueSum; });        // two sum orders
+  with([](Instr& in) { in.flags = kFlagGroupTreeSum; });                         // group tree alone: fine
   with([](Instr& in) { in.flags = kFlagVec2 | kFlagVec4; });                     // two widths
-  with([](Instr& in) { in.flags = kFlagsDefined & ~(kFlagOpaqueSum | kFlagVec4); });  // every other flag: fine
+  with([](Instr& in) { in.flags = kFlagsDefined & ~(kFlagOpaqueSum | kFlagVec4 | kFlagGroupTreeSum); });  // every other flag: fine
   with([](Instr& in) { in.nparams = 0; });
   with([](Instr& in) { in.nparams = kMaxParams + 1; });
   with([](Instr& in) { in.nparams = 3; in.param = 3; });

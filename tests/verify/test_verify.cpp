@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "golden.h"
 #include "trace.h"
 #include "tracegen.h"
 #include "verify.h"
@@ -210,6 +211,55 @@ TEST(Verify, TreeSumsCheckedAgainstGoldenButterfly) {
   EXPECT_EQ(r.gpu_sums_unchecked, 1u);
   const CmdResult v = arcsim("verify --trace " + o.trace_path);
   EXPECT_EQ(v.code, 1) << v.out;
+}
+
+// Adaptive rule v4: groups summed by the group tree (kFlagGroupTreeSum) are checked against
+// golden::group_tree_sum, not the RTL's serial sums. An SW-S capture's groups re-summed in the
+// tree order pass; one ULP off fails; the same sums read as serial (flag cleared) disagree with
+// the RTL wherever the two orders round differently.
+TEST(Verify, GroupTreeSumsCheckedAgainstGolden) {
+  tracegen::GenConfig c;
+  c.instructions = 4000;
+  c.method = trace::Method::SwS;
+  c.reduce_ftz = fp::FtzMode::Keep;
+  trace::Trace t = trace::read_trace(gen("gtree", c));
+  t.header.method = trace::Method::Adaptive;
+  uint64_t groups = 0;
+  for (trace::Instr& in : t.instrs) {
+    if (in.reduced_mask == 0) continue;
+    in.flags |= trace::kFlagGroupTreeSum;
+    for (uint32_t rem = in.reduced_mask; rem; rem &= rem - 1) {
+      const int lead = __builtin_ctz(rem);
+      uint32_t group = 0;
+      for (int l = lead; l < trace::kLanes; ++l)
+        if ((in.active_mask >> l & 1) && in.addr[l] == in.addr[lead]) group |= 1u << l;
+      in.partial_sum[lead] = golden::group_tree_sum(in.value, group, fp::FtzMode::Keep);
+      ++groups;
+    }
+  }
+  VerifyOptions o;
+  o.trace_path = tmp_path("gtree.trc");
+  trace::write_trace(o.trace_path, t);
+  VerifyResult r = verify_trace(o);
+  EXPECT_EQ(r.gpu_tree_sums_checked, groups);
+  EXPECT_EQ(r.gpu_group_tree_sums_checked, groups);
+  EXPECT_GT(groups, 1000u);
+  EXPECT_EQ(r.gpu_vs_golden_tree_mismatches, 0u);
+  EXPECT_EQ(r.rtl_vs_golden_mismatches, 0u);
+  EXPECT_EQ(r.rtl_vs_gpu_mismatches, 0u);
+  EXPECT_EQ(r.gpu_sums_checked, 0u);
+  size_t a = 0;
+  while (t.instrs[a].reduced_mask == 0) ++a;
+  trace::Trace bad = t;
+  bad.instrs[a].partial_sum[__builtin_ctz(bad.instrs[a].reduced_mask)] ^= 1;
+  trace::write_trace(o.trace_path, bad);
+  r = verify_trace(o);
+  EXPECT_EQ(r.gpu_vs_golden_tree_mismatches, 1u);
+  EXPECT_NE(r.first_mismatches.at(0).find("group-tree"), std::string::npos) << r.first_mismatches.at(0);
+  for (trace::Instr& in : t.instrs) in.flags &= ~trace::kFlagGroupTreeSum;
+  trace::write_trace(o.trace_path, t);
+  r = verify_trace(o);
+  EXPECT_GT(r.rtl_vs_gpu_mismatches, 0u) << "serial and tree orders round alike on every group";
 }
 
 TEST(Verify, WrongGpuPartialSumIsReported) {

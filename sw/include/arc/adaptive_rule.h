@@ -1,4 +1,4 @@
-// Adaptive rule v3's decisions (arc::Method::Adaptive, reduce.cuh; the rule and where its
+// Adaptive's decisions (rule v3, kept by v4; arc::Method::Adaptive, reduce.cuh; the rule and where its
 // constants come from are documented there). Plain C++ (host and device) so the CPU tests can
 // check the thresholds it implies (tests/sw/test_adaptive_rule.cpp). Costs are integers in
 // sixteenths of one shuffle+add step (kStep = 16): a convergent lane request costs kReq1 = 8
@@ -22,7 +22,8 @@ struct AdaptiveRule {
   //    n - 1 lanes' requests it removes cost more.
   ARC_HD static constexpr bool tree(int n, int np, int vec) { return (n - 1) * lane_cost(np, vec) > 5 * np * kStep; }
   // 2. Convergent call, several primitives: is the match worth issuing at all (the most it can
-  //    remove is n - 2 lanes' requests)? After it, every group of >= 2 lanes is summed serially.
+  //    remove is n - 2 lanes' requests)? After it, every group of >= 2 lanes is summed (rule v4:
+  //    by the group tree, all groups at once).
   ARC_HD static constexpr bool match(int n, int np, int vec) { return (n - 2) * lane_cost(np, vec) > kMatch * kStep; }
 };
 

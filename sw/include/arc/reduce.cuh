@@ -16,8 +16,8 @@
 //             otherwise per-lane atomics (Figure 16). Needs the full warp calling.
 //   Cub       cub::WarpReduce<float>::Sum (CCCL) under the same eligibility as SwB.
 //   Adaptive  no threshold: chooses per call from what the warp sees (calling set, active
-//             lanes, one primitive or several, vector width; rule v3 below): per-lane atomics, the
-//             butterfly (SwB) for uniform warps, or serial sums of the groups worth it; and from
+//             lanes, one primitive or several, vector width; rule v4 below): per-lane atomics, the
+//             butterfly (SwB) for uniform warps, or every group summed by the group tree; and from
 //             what the call site knows: a prim passed as arc::WarpUniform{id} is one primitive
 //             by construction, so no uniform check and no group path are compiled.
 //   Block     (issue 11; the 3DGS backward shader of the seeds) block-level shared-memory
@@ -230,7 +230,7 @@ __device__ __forceinline__ void reduce_impl(bool active, int prim, const L& lay,
       detail::tree_finish<NP, kOpt>(rec, act, active, base, val, acc, lay.target(p0));
     }
 
-  } else {  // Adaptive (rule v3, issue 20)
+  } else {  // Adaptive (rule v4 = rule v3's decisions with the group tree, issue 20)
     // No threshold, no per-workload setting: per call, from what the warp sees (calling set
     // convergent = whole warp or divergent = a subset, n active lanes, uniform = one primitive,
     // vector width vec). Costs in shuffle+add steps; a lane's requests for NP values cost
@@ -252,12 +252,19 @@ __device__ __forceinline__ void reduce_impl(bool active, int prim, const L& lay,
     //      (n - 1) lane_cost > 5 NP: gs (9..11 values, scalar) n >= 12, gs-il float4 n >= 16.
     //   2. convergent, several primitives: match iff (n - 2) lane_cost > kMatch (never on
     //      float4 tex; scalar tex n >= 19, pulsar n >= 11, pulsar float4 n >= 18), then
-    //   3. (and for divergent callers, uniform or not) every group of >= 2 lanes is summed
-    //      serially = SW-S X=2. A group's lanes are same-address requests (about one step each
-    //      at the atomic bottleneck, microbench above); its loop costs (s - 1) NP steps and
-    //      removes (s - 1) NP words: at least a tie once the match is paid, and ties reduce.
-    //      Measured best where the matches happen (pulsar sws X=2 0.477 vs X=4 0.657 ms,
-    //      tex sws X=2 0.235 vs X=4 0.254, pulsar sws-v4 X=1..8 within 1%).
+    //   3. (and for divergent callers, uniform or not) every group of >= 2 lanes is summed,
+    //      as SW-S X=2 groups them. A group's lanes are same-address requests (about one step
+    //      each at the atomic bottleneck, microbench above); summing s lanes removes (s - 1) NP
+    //      words: at least a tie once the match is paid, and ties reduce. Measured best where
+    //      the matches happen (pulsar sws X=2 0.477 vs X=4 0.657 ms, tex sws X=2 0.235 vs X=4
+    //      0.254, pulsar sws-v4 X=1..8 within 1%).
+    //      Rule v4 (issue 20): the groups are summed by the group tree (detail::group_tree_sum:
+    //      all groups at once, ceil(log2(largest group)) levels of NP shuffles) instead of
+    //      SW-S's serial loop (one level per lane of the largest group). pulsar's SW-S is
+    //      issue-bound, not L2-bound (ncu, sws-v4 X=2: SM 76 %, L2 31 %; 296 M warp instructions
+    //      against 107 M at X=32, which matches and sums nothing): on the H100 adaptive-v4 went
+    //      0.393 -> 0.368 ms, scalar 0.477 -> 0.467 (results/h100/README.md). Traces mark these
+    //      sums kFlagGroupTreeSum (golden::group_tree_sum checks them bit for bit).
     //      v2 weighed the group loops against c1 here too and left pulsar's large groups
     //      unreduced: its calls are convergent (98 % full warps: each pixel's list is full),
     //      so it sent 2x SW-S's requests and took 0.955 ms vs 0.477 (issue 20, devrun1).
@@ -304,7 +311,7 @@ __device__ __forceinline__ void reduce_impl(bool active, int prim, const L& lay,
       if (!active) return;
       const unsigned grp = same ? act : __match_any_sync(act, prim);
       const bool reduce_here = __popc(grp) > 1;
-      if (reduce_here) detail::serial_sum<NP>(grp, acc);
+      detail::group_tree_sum<NP>(act, grp, acc);
       const bool leader = static_cast<int>(lane) == __ffs(grp) - 1;
       const unsigned reduced = __ballot_sync(act, reduce_here && leader);
       detail::trace_all<NP>(rec, act, act, true, base, val, reduced, acc);

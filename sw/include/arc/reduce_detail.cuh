@@ -101,6 +101,31 @@ __device__ __forceinline__ void serial_sum(unsigned grp, float (&acc)[NP]) {
   }
 }
 
+// Every match group of `act` summed at once, a tree over each group's ranks: the lane of rank
+// r (its place among grp's lanes, ascending) adds the partial sum of rank r + s at s = 1, 2, 4,
+// ... while r is a multiple of 2s; rank 0 (the lowest lane, SW-S's leader) ends with the sum.
+// Each lane follows a pointer to rank r + s, doubled every level (pointer jumping: one more
+// shuffle per level), so all groups step together, where the serial sum takes one step per
+// lane of the largest group. Levels: ceil(log2(largest group)).
+template <int NP>
+__device__ __forceinline__ void group_tree_sum(unsigned act, unsigned grp, float (&acc)[NP]) {
+  const unsigned lane = lane_id();
+  const unsigned above = lane == 31 ? 0u : grp & (~0u << (lane + 1));
+  int nxt = above ? __ffs(above) - 1 : -1;  // the lane of rank r + s (s = 1 now), -1: none
+  const unsigned r = __popc(grp & ((1u << lane) - 1u));
+  for (unsigned s = 1; __any_sync(act, nxt >= 0 && r % (2 * s) == 0); s <<= 1) {
+    const bool take = nxt >= 0 && r % (2 * s) == 0;
+    const int src = nxt >= 0 ? nxt : static_cast<int>(lane);
+#pragma unroll
+    for (int i = 0; i < NP; ++i) {
+      const float x = __shfl_sync(act, acc[i], src);
+      if (take) acc[i] = __fadd_rn(acc[i], x);
+    }
+    const int jump = __shfl_sync(act, nxt, src);
+    nxt = nxt >= 0 ? jump : -1;
+  }
+}
+
 template <int NP>
 __device__ __forceinline__ void butterfly_sum(float (&acc)[NP]) {
 #pragma unroll
