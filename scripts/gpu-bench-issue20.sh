@@ -10,7 +10,10 @@
 # kept as a measured negative result on pulsar, not one of Adaptive's options), Adaptive rule
 # v3 (sw/include/arc/reduce.cuh: every match group of >= 2 lanes summed, one emission site, no
 # spills) and gs-depth (issue 23: the inverse-depth gradient, 10 values per call);
-# scripts/adaptive_check.py writes the done-when verdict (adaptive and adaptive-v4 also against
+# Phase 3 (2026-11-27): Adaptive rule v4 (its groups summed by the group tree, all groups at
+# once), tex's `regroup` (Baseline's taps with lanes regrouped per texel row: fewer 32 B sectors
+# per RED instruction) and pulsar's `tile` (warp-private sums per tile-list place: a measured
+# negative result, kept as one). scripts/adaptive_check.py writes the done-when verdict (adaptive and adaptive-v4 also against
 # the fastest row of their own width).
 #
 # Usage: scripts/gpu-bench-issue20.sh OUT_DIR [ARC_BENCH]
@@ -43,9 +46,9 @@ meta=(--meta "gpu_name=$(gpu_smi name)" --meta "driver=$(gpu_smi driver_version)
 #    (11 values per call into separate arrays). The scene statistics (per-tile counts,
 #    blended per pixel, early stops) land in bench.json meta. gs-depth = the fog with the
 #    inverse-depth gradient (10 values per call, separate arrays). shm / shm-v4 run on pulsar
-#    and tex only (the gs workloads skip them).
-methods=baseline,floor,gsplat,sws,swb,swt,cub,adaptive,shm
-methods+=,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4,shm-v4
+#    and tex only (the gs workloads skip them), tile on pulsar only, regroup on tex only.
+methods=baseline,floor,gsplat,sws,swb,swt,cub,adaptive,shm,tile,regroup
+methods+=,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4,shm-v4,tile-v4,regroup-v4
 methods+=,baseline-noatomic,baseline-v4-noatomic
 timeout 320 "$bin" --fd --reps 30 --workloads gs,gs-il,gs-garden,gs-object,gs-abs,gs-depth,pulsar,tex \
   --methods "$methods" --out "$out" "${meta[@]}" > "$out/bench.log" 2>&1 || status=1
@@ -53,8 +56,8 @@ tail -80 "$out/bench.log"
 
 # 2. The same binary again (subset, fewer thresholds): the run-to-run spread.
 mkdir -p "$out/repeat"
-timeout 75 "$bin" --no-check --reps 20 --workloads gs,gs-il,gs-garden,pulsar,tex \
-  --methods baseline,floor,gsplat,sws,swb,swt,adaptive,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4 \
+timeout 110 "$bin" --no-check --reps 20 --workloads gs,gs-il,gs-garden,pulsar,tex \
+  --methods baseline,floor,gsplat,sws,swb,swt,adaptive,baseline-v4,sws-v4,swb-v4,swt-v4,adaptive-v4,regroup-v4,tile-v4 \
   --thresholds 2,12,16 --out "$out/repeat" >> "$out/bench.log" 2>&1 || status=1
 
 # 3. Traces (32x32 crops, 100 primitives; the pulsar pair at 96x64, 889 spheres = the 1080p density, SW-S X=2).

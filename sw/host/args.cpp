@@ -12,7 +12,7 @@
 namespace arc::sw {
 namespace {
 
-const std::vector<std::string> kMethods{"baseline", "sws", "swb", "cub", "adaptive", "block", "gsplat", "swt", "floor", "shm"};
+const std::vector<std::string> kMethods{"baseline", "sws", "swb", "cub", "adaptive", "block", "gsplat", "swt", "floor", "shm", "tile", "regroup"};
 
 long long to_int(const std::string& opt, const std::string& v, long long lo, long long hi) {
   return arc::parse_int(v, opt, lo, hi);  // decimal only, one range check for every tool
@@ -63,7 +63,7 @@ MethodSpec parse_method(const std::string& s) {
   m.name = parts[0];
   if (std::find(kMethods.begin(), kMethods.end(), m.name) == kMethods.end())
     throw arc::Error("--methods: unknown method '" + s +
-                     "' (baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor, shm; options -v2/-v4, -cas, -noatomic, -clamp, "
+                     "' (baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor, shm, tile, regroup; options -v2/-v4, -cas, -noatomic, -clamp, "
                      "-skip)");
   int stage = 0;  // options must come in label order, each at most once
   auto order = [&](int st, const std::string& opt) {
@@ -98,8 +98,8 @@ MethodSpec parse_method(const std::string& s) {
     throw arc::Error("--methods: " + m.name + " takes no options ('" + s + "')");
   if (m.name == "swt" && m.label() != m.label_base())
     throw arc::Error("--methods: swt takes only -v2/-v4 ('" + s + "')");
-  if (m.name == "shm" && (m.label() != m.label_base() || m.vec == 2))
-    throw arc::Error("--methods: shm takes only -v4 ('" + s + "')");
+  if ((m.name == "shm" || m.name == "tile" || m.name == "regroup") && (m.label() != m.label_base() || m.vec == 2))
+    throw arc::Error("--methods: " + m.name + " takes only -v4 ('" + s + "')");
   return m;
 }
 
@@ -111,7 +111,7 @@ bool known_workload(const std::string& w) {
 }
 
 std::string usage() {
-  return "usage: arc_bench [--workloads gs[-il|-abs|-depth],gs-garden[-il],gs-object[-il],pulsar,tex] [--methods baseline,sws,swb,cub,adaptive,block,gsplat,swt,floor,shm\n"
+  return "usage: arc_bench [--workloads gs[-il|-abs|-depth],gs-garden[-il],gs-object[-il],pulsar,tex] [--methods baseline,sws,swb,cub,adaptive,block,gsplat,swt,floor,shm,tile,regroup\n"
          "                 [-v4][-cas|-noatomic][-clamp][-skip],...]\n"
          "                 [--thresholds 1,2,4,...] [--opt-thresholds 1,2,8,16] [--reps N] [--warmup N]\n"
          "                 [--size WxH] [--gaussians N] [--spheres N] [--tex WxH] [--seed S] [--out DIR]\n"
@@ -192,6 +192,8 @@ BenchArgs parse_args(const std::vector<std::string>& argv) {
       throw arc::Error("--trace-method floor: the compute floor writes no gradient, so only its timing-only form "
                        "(--trace-timing-only) is a trace: Baseline's calls with gaps free of atomic traffic");
     if (m.name == "shm") throw arc::Error("--trace-method: shm (block-level shared-memory privatization) is not traceable");
+    if (m.name == "regroup") throw arc::Error("--trace-method: regroup (tex's lanes regrouped per texel row) is not traced");
+    if (m.name == "tile") throw arc::Error("--trace-method: tile (block-level sums over the tile list) is not traceable");
     a.trace_method = m.name;
   }
   if (trace_threshold) a.trace_threshold = static_cast<int>(to_int("--trace-threshold", *trace_threshold, 0, 32));

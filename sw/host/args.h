@@ -14,7 +14,7 @@ namespace arc::sw {
 // bound: numerically WRONG by construction), -clamp gradients clamped to [-10, 10], -skip the
 // empty-warp skip (ballot + popc; Baseline is the method without it).
 struct MethodSpec {
-  std::string name;  // baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor, shm
+  std::string name;  // baseline, sws, swb, cub, adaptive, block, gsplat, swt, floor, shm, tile, regroup
   int vec = 1;
   std::string add = "atomic";  // atomic, cas, noatomic
   bool clamp = false;

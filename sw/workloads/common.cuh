@@ -144,19 +144,23 @@ void dispatch(const MethodSpec& m, F&& f) {
     }
   } else if (m.name == "shm") {
     throw arc::Error("method shm (block privatization) is built only for pulsar and tex");
+  } else if (m.name == "regroup") {
+    throw arc::Error("method regroup (tex's lanes regrouped per texel row) is built only for tex");
+  } else if (m.name == "tile") {
+    throw arc::Error("method tile (sums over the tile list) is built only for pulsar");
   } else {
     throw arc::Error("unknown method " + m.name);
   }
   if (!done) throw arc::Error("method " + m.label() + " is not built for this workload");
 }
 
-// "shm" (arc/shm.cuh, issue 20; workload-level kernels): calls f(VecC<O>{}) for scalar or
-// float4 flushes.
+// "shm" (arc/shm.cuh), "tile" (pulsar.cu) and "regroup" (tex.cu), issue 20, workload-level
+// kernels: calls f(VecC<O>{}) for scalar or float4 atomics.
 template <class F>
 void dispatch_shm(const MethodSpec& m, F&& f) {
   if (m.vec == 1) f(VecC<arc::opts(1)>{});
   else if (m.vec == 4) f(VecC<arc::opts(4)>{});
-  else throw arc::Error("method " + m.label() + " is not built (shm takes -v4 only)");
+  else throw arc::Error("method " + m.label() + " is not built (" + m.name + " takes -v4 only)");
 }
 
 // Plain methods, scalar atomics only (trace capture; Block is not traceable).
@@ -165,6 +169,8 @@ void dispatch_scalar(const std::string& name, F&& f) {
   if (name == "block") throw arc::Error("trace: the block-level method is not traceable");
   // The floor is traced (issue 17: compute gaps free of atomic traffic); it writes no gradient.
   if (name == "shm") throw arc::Error("trace: shm (block-level shared-memory privatization) is not traceable");
+  if (name == "regroup") throw arc::Error("trace: regroup (tex's lanes regrouped per texel row) is not traced");
+  if (name == "tile") throw arc::Error("trace: tile (block-level sums over the tile list) is not traceable");
   auto g = [&](auto mc) {
     if constexpr (decltype(mc)::value != arc::Method::Block) f(mc);
   };

@@ -183,7 +183,7 @@ class GsWorkload final : public Workload {
   // Separate arrays take scalar atomics only (float4 needs the interleaved record).
   // shm (block privatization) is built for pulsar and tex: a gs tile's warps already name one
   // Gaussian per call (the tree methods reduce them).
-  bool supports(const MethodSpec& m) const override { return m.name != "shm" && (!separate_ || m.vec == 1); }
+  bool supports(const MethodSpec& m) const override { return m.name != "shm" && m.name != "tile" && m.name != "regroup" && (!separate_ || m.vec == 1); }
   // Where Gaussian i's parameter p is in grads().
   size_t gidx(size_t i, int p) const {
     if (p == kNP) return static_cast<size_t>(9 * scene_.n + i);  // -depth: invdepth

@@ -9,96 +9,11 @@
 #include <cmath>
 
 #include "arc/shm.cuh"
-#include "binning.cuh"
+#include "pulsar_kernels.cuh"
 #include "scene.h"
 #include "workload.h"
 
 namespace arc::sw::pulsar {
-
-constexpr int kK = 8;        // spheres kept per pixel
-constexpr int kNP = 8;       // dL/d{u, v, r, z, opacity, r, g, b}
-constexpr int kStride = 8;
-constexpr int kBlock = kTile * kTile;
-constexpr float kGamma = 10.0f;  // depth fall-off of the blending weight
-constexpr float kWBg = 0.1f;     // background weight
-__host__ __device__ constexpr float bg(int ch) { return ch == 0 ? 0.1f : ch == 1 ? 0.2f : 0.3f; }
-
-struct Cam {
-  int w, h;
-  float fx, fy, cx, cy;
-};
-
-// params per sphere: u, v, r (pixels), z, opacity.
-__global__ void project(int n, const float* pos, const float* radius, const float* opac, Cam cam, int tiles_x,
-                        int tiles_y, float* params, float* depth, int4* rect) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  rect[i] = make_int4(0, 0, 0, 0);
-  const float x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
-  depth[i] = z;
-  const float u = cam.fx * x / z + cam.cx, v = cam.fy * y / z + cam.cy, r = cam.fx * radius[i] / z;
-  float* p = params + 5 * i;
-  p[0] = u, p[1] = v, p[2] = r, p[3] = z, p[4] = opac[i];
-  if (z < 0.2f || r <= 0.0f) return;
-  const int x0 = min(tiles_x, max(0, static_cast<int>(floorf((u - r) / kTile))));
-  const int y0 = min(tiles_y, max(0, static_cast<int>(floorf((v - r) / kTile))));
-  const int x1 = min(tiles_x, max(0, static_cast<int>(floorf((u + r) / kTile)) + 1));
-  const int y1 = min(tiles_y, max(0, static_cast<int>(floorf((v + r) / kTile)) + 1));
-  if (x1 > x0 && y1 > y0) rect[i] = make_int4(x0, y0, x1, y1);
-}
-
-__device__ __forceinline__ float weight(const float* p, float px, float py, float& q, float& e) {
-  const float dx = px - p[0], dy = py - p[1];
-  q = (dx * dx + dy * dy) / (p[2] * p[2]);
-  e = __expf(-p[3] / kGamma);
-  return p[4] * (1.0f - q) * e;
-}
-
-__global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint32_t* list, int tiles_x, Cam cam,
-                                                 const float* params, const float* color, int* ids, int* cnt,
-                                                 float* out, float* sum_w) {
-  const int tile = blockIdx.x;
-  const int px = (tile % tiles_x) * kTile + threadIdx.x % kTile, py = (tile / tiles_x) * kTile + threadIdx.x / kTile;
-  if (px >= cam.w || py >= cam.h) return;
-  const int pix = py * cam.w + px;
-  const uint2 range = ranges[tile];
-  int n = 0;
-  float S = kWBg, N[3] = {kWBg * bg(0), kWBg * bg(1), kWBg * bg(2)};
-  for (uint32_t k = range.x; k < range.y && n < kK; ++k) {
-    const int id = static_cast<int>(list[k]);
-    float q, e;
-    const float w = weight(params + 5 * id, static_cast<float>(px), static_cast<float>(py), q, e);
-    if (q >= 1.0f) continue;
-    ids[pix * kK + n++] = id;
-    S += w;
-    for (int ch = 0; ch < 3; ++ch) N[ch] += w * color[3 * id + ch];
-  }
-  cnt[pix] = n;
-  sum_w[pix] = S;
-  for (int ch = 0; ch < 3; ++ch) out[3 * pix + ch] = N[ch] / S;
-}
-
-// Pixel (px, py)'s gradient w.r.t. sphere id (u, v, r, z, opacity, r, g, b) given the
-// pixel's output colour C, dL/dC and weight sum S: the one formula both backward kernels use.
-__device__ __forceinline__ void sphere_grad(const float* params, const float* color, int id, int px, int py,
-                                            const float (&C)[3], const float (&dL)[3], float S, float (&g)[kNP]) {
-  const float* p = params + 5 * id;
-  float q, e;
-  const float w = weight(p, static_cast<float>(px), static_cast<float>(py), q, e);
-  float gw = 0.0f;
-  for (int ch = 0; ch < 3; ++ch) {
-    gw += dL[ch] * (color[3 * id + ch] - C[ch]);
-    g[5 + ch] = dL[ch] * w / S;
-  }
-  gw /= S;
-  const float dx = px - p[0], dy = py - p[1], r2 = p[2] * p[2];
-  const float dw_dq = -p[4] * e;
-  g[0] = gw * dw_dq * (-2.0f * dx / r2);
-  g[1] = gw * dw_dq * (-2.0f * dy / r2);
-  g[2] = gw * dw_dq * (-2.0f * q / p[2]);
-  g[3] = gw * (-w / kGamma);
-  g[4] = gw * (1.0f - q) * e;
-}
 
 // Min 6 blocks/SM (<= 40 registers): the same occupancy for every method (see gs_kernels.cuh).
 template <arc::Method M, int V, class Rec>
@@ -225,6 +140,83 @@ __global__ void __launch_bounds__(kBlock, 6) backward_shm_kernel(const uint2* ra
                                     [&](int k) { return grad + static_cast<int64_t>(s_list[k]) * kStride; });
 }
 
+// "tile" (issue 20): warp-private sums over the tile list, no shared-memory atomics. Each warp
+// owns kTileSlots slots of kNP sums in shared memory, one per tile-list place (render's
+// `slots`: a pixel's k-th sphere's place in its tile's list). At each step the lanes that name
+// one sphere are grouped as SW-S groups them (__match_any_sync) and summed serially by the
+// lowest lane; that leader adds the group's sums into its warp's slot with plain loads and
+// stores (a sphere has one place in the list, so no two leaders of a step share a slot, and a
+// warp's slots are its own). After one barrier each touched place sends ONE update of the
+// block's sum (the 8 warps' slots added in warp order: deterministic run to run), 2 float4 REDs
+// with -v4, to grad[list[place]]. A tile whose list is longer than kTileSlots (block-uniform)
+// sends each leader's sums as SW-S X=2 does.
+constexpr int kTileSlots = 128;  // 8 warps x 128 places x 32 B = 32 KB per block
+template <int V>
+__global__ void __launch_bounds__(kBlock, 6) backward_tile_kernel(const uint2* ranges, const uint32_t* list,
+                                                               int tiles_x, Cam cam, const float* params,
+                                                               const float* color, const int* ids,
+                                                               const uint16_t* slots, const int* cnt,
+                                                               const float* out, const float* sum_w,
+                                                               const float* dldp, float* grad) {
+  static_assert(kNP == 8, "a slot is two float4s");
+  constexpr int kWarps = kBlock / 32;
+  __shared__ float4 s_acc[kWarps][kTileSlots][2];
+  const int tile = blockIdx.x;
+  const int tid = static_cast<int>(threadIdx.x), warp = tid / 32;
+  const unsigned lane = arc::lane_id();
+  const int px = (tile % tiles_x) * kTile + tid % kTile, py = (tile / tiles_x) * kTile + tid / kTile;
+  const uint2 range = ranges[tile];
+  const int len = static_cast<int>(range.y - range.x);
+  const bool fits = len <= kTileSlots;  // block-uniform
+  if (fits) {
+    for (int i = static_cast<int>(lane); i < 2 * len; i += 32) s_acc[warp][i / 2][i % 2] = make_float4(0, 0, 0, 0);
+    __syncwarp();
+  }
+  const bool inside = px < cam.w && py < cam.h;  // outside threads still reach the barrier
+  const unsigned live = __ballot_sync(arc::kFullMask, inside);
+  if (inside) {
+    const int pix = py * cam.w + px;
+    const int n = cnt[pix];
+    const float S = sum_w[pix];
+    float C[3], dL[3];
+    for (int ch = 0; ch < 3; ++ch) C[ch] = out[3 * pix + ch], dL[ch] = dldp[3 * pix + ch];
+    const int steps = static_cast<int>(__reduce_max_sync(live, static_cast<unsigned>(n)));
+    for (int k = 0; k < steps; ++k) {  // divergent, as backward_kernel: step k's calling set
+      const unsigned calling = __ballot_sync(live, k < n);
+      if (k < n) {
+        const int id = ids[pix * kK + k];
+        float g[kNP];
+        sphere_grad(params, color, id, px, py, C, dL, S, g);
+        const unsigned grp = __match_any_sync(calling, id);
+        if (__popc(grp) > 1) arc::detail::serial_sum<kNP>(grp, g);
+        if (static_cast<int>(lane) == __ffs(grp) - 1) {
+          if (fits) {
+            float4* a = s_acc[warp][slots[pix * kK + k]];
+            const float4 a0 = a[0], a1 = a[1];
+            a[0] = make_float4(a0.x + g[0], a0.y + g[1], a0.z + g[2], a0.w + g[3]);
+            a[1] = make_float4(a1.x + g[4], a1.y + g[5], a1.z + g[6], a1.w + g[7]);
+          } else {
+            arc::detail::emit<kNP, arc::opts(V)>(grad + static_cast<int64_t>(id) * kStride, g);
+          }
+        }
+      }
+    }
+  }
+  if (!fits) return;
+  __syncthreads();
+  for (int i = tid; i < 2 * len; i += kBlock) {  // place i / 2, values 4 (i % 2) .. + 3
+    float4 t = s_acc[0][i / 2][i % 2];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w) {
+      const float4 x = s_acc[w][i / 2][i % 2];
+      t.x += x.x, t.y += x.y, t.z += x.z, t.w += x.w;
+    }
+    if (t.x == 0.0f && t.y == 0.0f && t.z == 0.0f && t.w == 0.0f) continue;  // no pixel used the place
+    const float v[4] = {t.x, t.y, t.z, t.w};
+    arc::detail::emit<4, arc::opts(V)>(grad + static_cast<int64_t>(list[range.x + i / 2]) * kStride + 4 * (i % 2), v);
+  }
+}
+
 namespace {
 
 class PulsarWorkload final : public Workload {
@@ -242,6 +234,7 @@ class PulsarWorkload final : public Workload {
     rect_.resize(n);
     const size_t np = static_cast<size_t>(w) * h;
     ids_.resize(np * kK);
+    slots_.resize(np * kK);
     cnt_.resize(np);
     out_.resize(3 * np);
     sum_w_.resize(np);
@@ -255,7 +248,7 @@ class PulsarWorkload final : public Workload {
   // Divergent: no convergent warps for SW-B/CUB. Block runs its own tile-list walk
   // (backward_block_kernel).
   bool supports(const MethodSpec& m) const override {
-    return m.name != "swb" && m.name != "cub" && m.name != "gsplat" && m.name != "swt";
+    return m.name != "swb" && m.name != "cub" && m.name != "gsplat" && m.name != "swt" && m.name != "regroup";
   }
   std::vector<std::pair<std::string, std::string>> describe() const override {
     const auto c = cnt_.download();
@@ -271,6 +264,7 @@ class PulsarWorkload final : public Workload {
     ARC_CUDA(cudaMemcpy(list.data(), binner_.list(), list.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     const auto ids = ids_.download();
     double walked = 0, used = 0, entries = 0, shm_fit = 0, busy = 0;  // shm: non-empty tiles whose list fits kShmList
+    double tile_fit = 0, tile_fit_px = 0, busy_px = 0;  // tile: non-empty tiles (and their pixels' spheres) within kTileSlots
     std::vector<char> mark;
     for (int ty = 0; ty < tiles_y_; ++ty)
       for (int tx = 0; tx < tiles_x_; ++tx) {
@@ -279,10 +273,14 @@ class PulsarWorkload final : public Workload {
         entries += r.y - r.x;
         busy += 1;
         shm_fit += r.y - r.x <= static_cast<uint32_t>(kShmList) ? 1 : 0;
+        const bool tile_fits = r.y - r.x <= static_cast<uint32_t>(kTileSlots);
+        tile_fit += tile_fits ? 1 : 0;
         mark.assign(r.y - r.x, 0);
         for (int y = ty * kTile; y < std::min(cam_.h, (ty + 1) * kTile); ++y)
           for (int x = tx * kTile; x < std::min(cam_.w, (tx + 1) * kTile); ++x) {
             const int pix = y * cam_.w + x;
+            busy_px += c[pix];
+            if (tile_fits) tile_fit_px += c[pix];
             uint32_t k = r.x;
             for (int j = 0; j < c[pix]; ++j, ++k) {  // own spheres are a subsequence of the list
               while (k < r.y && static_cast<int>(list[k]) != ids[pix * kK + j]) ++k;
@@ -304,7 +302,10 @@ class PulsarWorkload final : public Workload {
             {"pulsar.entries_per_tile", std::to_string(entries / nt)},
             {"pulsar.block_walk_steps_per_tile", std::to_string(walked / nt)},
             {"pulsar.block_reducing_steps_per_tile", std::to_string(used / nt)},
-            {"pulsar.shm_tiles_fitting_fraction", std::to_string(shm_fit / std::max(busy, 1.0))}};
+            {"pulsar.shm_tiles_fitting_fraction", std::to_string(shm_fit / std::max(busy, 1.0))},
+            {"pulsar.tile_slots", std::to_string(kTileSlots)},
+            {"pulsar.tile_tiles_fitting_fraction", std::to_string(tile_fit / std::max(busy, 1.0))},
+            {"pulsar.tile_contributions_fitting_fraction", std::to_string(tile_fit_px / std::max(busy_px, 1.0))}};
   }
   void forward() override {
     project<<<div_up(scene_.n, 256), 256>>>(static_cast<int>(scene_.n), pos_.get(), radius_.get(), opac_.get(),
@@ -312,7 +313,8 @@ class PulsarWorkload final : public Workload {
     ARC_LAUNCH();
     binner_.bin(rect_.get(), depth_.get(), static_cast<int>(scene_.n), tiles_x_, tiles_y_);
     render<<<tiles_x_ * tiles_y_, kBlock>>>(binner_.ranges(), binner_.list(), tiles_x_, cam_, params_.get(),
-                                            color_.get(), ids_.get(), cnt_.get(), out_.get(), sum_w_.get());
+                                            color_.get(), ids_.get(), slots_.get(), cnt_.get(), out_.get(),
+                                            sum_w_.get());
     ARC_LAUNCH();
   }
   template <arc::Method M, int V, class Rec>
@@ -330,6 +332,15 @@ class PulsarWorkload final : public Workload {
         backward_shm_kernel<decltype(vc)::value><<<tiles_x_ * tiles_y_, kBlock>>>(
             binner_.ranges(), binner_.list(), tiles_x_, cam_, params_.get(), color_.get(), ids_.get(), cnt_.get(),
             out_.get(), sum_w_.get(), dldp_.get(), grad_.get());
+        ARC_LAUNCH();
+      });
+      return;
+    }
+    if (m.name == "tile") {
+      dispatch_shm(m, [&](auto vc) {
+        backward_tile_kernel<decltype(vc)::value><<<tiles_x_ * tiles_y_, kBlock>>>(
+            binner_.ranges(), binner_.list(), tiles_x_, cam_, params_.get(), color_.get(), ids_.get(), slots_.get(),
+            cnt_.get(), out_.get(), sum_w_.get(), dldp_.get(), grad_.get());
         ARC_LAUNCH();
       });
       return;
@@ -420,6 +431,7 @@ class PulsarWorkload final : public Workload {
   DevBuf<float> pos_, radius_, opac_, color_, params_, depth_, out_, sum_w_, dldp_, grad_;
   DevBuf<int4> rect_;
   DevBuf<int> ids_, cnt_;
+  DevBuf<uint16_t> slots_;  // per pixel and step: the sphere's place in its tile list (method "tile")
   TileBinner binner_;
 };
 

@@ -94,6 +94,65 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(Map m, int tiles_x, co
   }
 }
 
+// "regroup" (issue 20): Baseline's atomics, the same per-tap updates, with lanes regrouped so
+// that each warp instruction carries the two horizontal taps of 16 pixels of one row (texels
+// (x0, y) and (x0 + 1, y): one 32 B sector when x0 is even, and the row's taps side by side)
+// instead of one corner of all 32 pixels. Instruction (r, v), r = pixel row of the 16x2 warp,
+// v = bilinear row: lane L sends pixel 16 r + L / 2's corner 2 v + L % 2. The L2 takes a RED
+// per 32 B sector it touches (ncu: tex baseline-v4 1.92 M requests, 5.07 M sectors, L2 83 % busy),
+// and a warp's taps of one texel row fall in fewer sectors when sent together (procedural scene:
+// 3.24 M sector visits instead of 4.72 M, host count). Values are each tap's w * dL as Baseline
+// computes them (fetched with shuffles from the pixel's lane); where two adjacent lanes of an
+// instruction name one texel the first sends both lanes' sum (host count: 5.23 M lane updates
+// instead of 5.90 M).
+template <int V>
+__global__ void __launch_bounds__(kBlock) backward_regroup_kernel(Map m, int tiles_x, const float* noise,
+                                                                  const float* dldp, float* grad) {
+  int px, py;
+  pixel_of(tiles_x, px, py);
+  float tu = 0, tv = 0;
+  const bool active = px < m.w && py < m.h && lookup(m, noise, px, py, tu, tv);
+  int idx[4] = {0, 0, 0, 0};
+  float w[4] = {0, 0, 0, 0}, dL[4] = {0, 0, 0, 0};
+  if (active) {
+    taps(m, tu, tv, idx, w);
+    for (int ch = 0; ch < 4; ++ch) dL[ch] = dldp[4 * (py * m.w + px) + ch];
+  }
+  const unsigned lane = arc::lane_id();
+  const int h = static_cast<int>(lane & 1);
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const int src = 16 * r + static_cast<int>(lane >> 1);  // the pixel this lane sends for
+    const bool act = __shfl_sync(arc::kFullMask, active, src);
+    float d[4];
+#pragma unroll
+    for (int ch = 0; ch < 4; ++ch) d[ch] = __shfl_sync(arc::kFullMask, dL[ch], src);
+#pragma unroll
+    for (int v = 0; v < 2; ++v) {
+      const int i0 = __shfl_sync(arc::kFullMask, idx[2 * v], src), i1 = __shfl_sync(arc::kFullMask, idx[2 * v + 1], src);
+      const float w0 = __shfl_sync(arc::kFullMask, w[2 * v], src), w1 = __shfl_sync(arc::kFullMask, w[2 * v + 1], src);
+      const int at = h ? i1 : i0;
+      const float wk = h ? w1 : w0;
+      float g[kNP];
+      for (int ch = 0; ch < kNP; ++ch) g[ch] = wk * d[ch];
+      // Adjacent lanes on one texel (pixel j's right tap is pixel j+1's left one where a texel
+      // spans a pixel): the first lane of such a run takes the second's values, the second
+      // sends nothing; a run's third and later lanes send their own (exact for any run).
+      const unsigned on = __ballot_sync(arc::kFullMask, act);
+      const int up1 = __shfl_up_sync(arc::kFullMask, at, 1), up2 = __shfl_up_sync(arc::kFullMask, at, 2);
+      const bool second = act && lane >= 1 && (on >> (lane - 1) & 1) && up1 == at &&
+                          !(lane >= 2 && (on >> (lane - 2) & 1) && up2 == at);
+      const unsigned seconds = __ballot_sync(arc::kFullMask, second);
+      const bool absorb = lane < 31 && (seconds >> (lane + 1) & 1);
+      for (int ch = 0; ch < kNP; ++ch) {
+        const float x = __shfl_down_sync(arc::kFullMask, g[ch], 1);
+        if (absorb) g[ch] += x;
+      }
+      if (act && !second) arc::detail::emit<kNP, arc::opts(V)>(grad + static_cast<int64_t>(kNP) * at, g);
+    }
+  }
+}
+
 // "shm" (issue 20, arc/shm.cuh): the block privatizes the texel box its tile samples (min/max
 // texel x and y over the block's taps): shared-memory atomics per tap, then one update (one
 // float4 RED with -v4) per touched texel. Near the bottom a texel spans several pixels, so a
@@ -174,8 +233,8 @@ class TexWorkload final : public Workload {
   // Every method applies. The block-level tree reduces only where all active lanes of the
   // block name one texel (for one bilinear corner); elsewhere it falls back to per-lane
   // atomics: describe() counts how often a tile reduces (tex.block_uniform_calls).
-  // gsplat's reduction is 3DGS's (gs only).
-  bool supports(const MethodSpec& m) const override { return m.name != "gsplat"; }
+  // gsplat's reduction is 3DGS's (gs only); "tile" sums over a tile's primitive list (pulsar only).
+  bool supports(const MethodSpec& m) const override { return m.name != "gsplat" && m.name != "tile"; }
   std::vector<std::pair<std::string, std::string>> describe() const override {
     // One pass over the tiles: covered pixels, and the block calls (tile x bilinear corner)
     // with an active lane and those whose active lanes all name one texel (the block tree
@@ -234,6 +293,14 @@ class TexWorkload final : public Workload {
   }
   void backward(const MethodSpec& m, int thr) override {
     grad_.zero();
+    if (m.name == "regroup") {
+      dispatch_shm(m, [&](auto vc) {
+        backward_regroup_kernel<decltype(vc)::value>
+            <<<tiles_x_ * tiles_y_, kBlock>>>(map_, tiles_x_, noise_.get(), dldp_.get(), grad_.get());
+        ARC_LAUNCH();
+      });
+      return;
+    }
     if (m.name == "shm") {
       dispatch_shm(m, [&](auto vc) {
         backward_shm_kernel<decltype(vc)::value>

@@ -170,3 +170,19 @@ TEST(SwArgs, ShmAndDepth) {
   for (const char* w : {"gs-il-depth", "gs-depth-il", "gs-abs-depth", "pulsar-depth"})
     EXPECT_FALSE(arc::sw::known_workload(w)) << w;
 }
+
+// Issue 20: warp-private sums over pulsar's tile list (tile, -v4 only, not traceable).
+TEST(SwArgs, TileTakesOnlyFloat4AndIsNotTraced) {
+  using arc::sw::parse_args;
+  using arc::sw::parse_method;
+  EXPECT_EQ(parse_method("tile").label(), "tile");
+  EXPECT_EQ(parse_method("tile-v4").vec, 4);
+  for (const char* bad : {"tile-v2", "tile-cas", "tile-clamp", "tile-noatomic", "tile-skip", "tiles"})
+    EXPECT_THROW(parse_method(bad), arc::Error) << bad;
+  EXPECT_THROW(parse_args({"--trace-method", "tile"}), arc::Error);
+  EXPECT_EQ(parse_args({"--methods", "tile,tile-v4,shm"}).methods.size(), 3u);
+  // tex's regrouped lanes: the same rules.
+  EXPECT_EQ(parse_method("regroup-v4").label(), "regroup-v4");
+  for (const char* bad : {"regroup-v2", "regroup-cas", "regroup-noatomic"}) EXPECT_THROW(parse_method(bad), arc::Error) << bad;
+  EXPECT_THROW(parse_args({"--trace-method", "regroup"}), arc::Error);
+}
