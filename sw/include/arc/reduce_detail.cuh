@@ -113,8 +113,9 @@ __device__ __forceinline__ void group_tree_sum(unsigned act, unsigned grp, float
   const unsigned above = lane == 31 ? 0u : grp & (~0u << (lane + 1));
   int nxt = above ? __ffs(above) - 1 : -1;  // the lane of rank r + s (s = 1 now), -1: none
   const unsigned r = __popc(grp & ((1u << lane) - 1u));
-  for (unsigned s = 1; __any_sync(act, nxt >= 0 && r % (2 * s) == 0); s <<= 1) {
-    const bool take = nxt >= 0 && r % (2 * s) == 0;
+  // r a multiple of 2s, as a mask test (s is a power of two; r % (2 s) would be a division)
+  for (unsigned s = 1; __any_sync(act, nxt >= 0 && (r & (2 * s - 1)) == 0); s <<= 1) {
+    const bool take = nxt >= 0 && (r & (2 * s - 1)) == 0;
     const int src = nxt >= 0 ? nxt : static_cast<int>(lane);
 #pragma unroll
     for (int i = 0; i < NP; ++i) {
