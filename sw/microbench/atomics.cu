@@ -334,6 +334,7 @@ int main(int argc, char** argv) {
           if (kind == 2) np == 4 ? go(std::integral_constant<int, 2>{}, I4{}) : go(std::integral_constant<int, 2>{}, I9{});
           else if (kind == 3) np == 4 ? go(std::integral_constant<int, 3>{}, I4{}) : go(std::integral_constant<int, 3>{}, I9{});
           else if (kind == 6) np == 4 ? go(std::integral_constant<int, 6>{}, I4{}) : go(std::integral_constant<int, 6>{}, I9{});
+          else if (kind == 5) np == 4 ? go(std::integral_constant<int, 5>{}, I4{}) : go(std::integral_constant<int, 5>{}, I9{});
           else np == 4 ? go(std::integral_constant<int, 4>{}, I4{}) : go(std::integral_constant<int, 4>{}, I9{});
           return;
         }
@@ -385,6 +386,9 @@ int main(int argc, char** argv) {
       prim("reduce_baseline", 2, g, 1, np);
       prim("reduce_sws", 3, g, 1, np);
     }
+    // Adaptive rule v4 (2026-11-27): the same match as SW-S, then its group tree (16 groups of
+    // 2: one level; 4 groups of 8: three) where SW-S runs 1 and 7 serial steps.
+    for (int g : {2, 8}) prim("reduce_adaptive", 5, g, 1, np);
     prim("reduce_swb", 4, 32, 1, np);
     prim("reduce_cub", 6, 32, 1, np);
   }
