@@ -112,7 +112,10 @@ __global__ void lat_kernel(float* buf, int mode, int n, int k, int lane_stride, 
 
 // ---- warp primitives and ARC-SW sequences -------------------------------------------------
 // kind 0: __match_any_sync chain; 1: __shfl_down_sync chain; 2..6: arc::reduce<M, NP> per call
-// (2 Baseline, 3 SwS, 4 SwB, 5 Adaptive, 6 Cub)
+// (2 Baseline, 3 SwS, 4 SwB, 5 Adaptive, 6 Cub); 7 / 8: the sums alone, no match and no atomic:
+// Adaptive's group tree (detail::group_tree_sum) / SW-S's serial loop (detail::serial_sum) over
+// groups of `groups` consecutive lanes, NP values, each step's result fed to the next
+// (issue 17: their cost per tree level and per serial step, for the model's Adaptive)
 // (warp-private addresses; `groups` lanes-per-primitive pattern). Each warp runs n steps and
 // its lane 0 adds its clock64 cycles to out[0] (cycles) and its count to out[1].
 template <int KIND, int NP = 1>
@@ -130,6 +133,17 @@ __global__ void prim_kernel(float* grad, int n, int groups, int threshold, unsig
       x = __match_any_sync(0xffffffffu, (x & zero) + lane / groups);
     } else if constexpr (KIND == 1) {
       f = __shfl_down_sync(0xffffffffu, f, 1) + 1.0f;
+    } else if constexpr (KIND == 7 || KIND == 8) {
+      const unsigned grp = groups >= 32 ? 0xffffffffu : ((1u << groups) - 1u) << (lane / groups * groups);
+      float acc[NP];
+#pragma unroll
+      for (int q = 0; q < NP; ++q) acc[q] = f + q;
+      if constexpr (KIND == 7) arc::detail::group_tree_sum<NP>(0xffffffffu, grp, acc);
+      else if (__popc(grp) > 1) arc::detail::serial_sum<NP>(grp, acc);
+      float t = 0.0f;
+#pragma unroll
+      for (int q = 0; q < NP; ++q) t += acc[q];
+      f = t * 1e-3f + 1.0f;
     } else {
       constexpr arc::Method M = KIND == 2 ? arc::Method::Baseline
                                 : KIND == 3 ? arc::Method::SwS
@@ -335,6 +349,8 @@ int main(int argc, char** argv) {
           else if (kind == 3) np == 4 ? go(std::integral_constant<int, 3>{}, I4{}) : go(std::integral_constant<int, 3>{}, I9{});
           else if (kind == 6) np == 4 ? go(std::integral_constant<int, 6>{}, I4{}) : go(std::integral_constant<int, 6>{}, I9{});
           else if (kind == 5) np == 4 ? go(std::integral_constant<int, 5>{}, I4{}) : go(std::integral_constant<int, 5>{}, I9{});
+          else if (kind == 7) np == 4 ? go(std::integral_constant<int, 7>{}, I4{}) : go(std::integral_constant<int, 7>{}, I9{});
+          else if (kind == 8) np == 4 ? go(std::integral_constant<int, 8>{}, I4{}) : go(std::integral_constant<int, 8>{}, I9{});
           else np == 4 ? go(std::integral_constant<int, 4>{}, I4{}) : go(std::integral_constant<int, 4>{}, I9{});
           return;
         }
@@ -345,6 +361,8 @@ int main(int argc, char** argv) {
           case 3: prim_kernel<3><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
           case 4: prim_kernel<4><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
           case 6: prim_kernel<6><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
+          case 7: prim_kernel<7><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
+          case 8: prim_kernel<8><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
           default: prim_kernel<5><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
         }
       };
@@ -392,6 +410,12 @@ int main(int argc, char** argv) {
     prim("reduce_swb", 4, 32, 1, np);
     prim("reduce_cub", 6, 32, 1, np);
   }
+  // The sums alone (kinds 7, 8): groups of 1..32 lanes (0..5 tree levels, 0..31 serial steps).
+  for (int np : {1, 4, 9})
+    for (int g : {1, 2, 4, 8, 16, 32}) {
+      prim("group_tree_sum", 7, g, 0, np);
+      prim("serial_sum", 8, g, 0, np);
+    }
 
   measure_clock("end");
   std::fclose(fc);
