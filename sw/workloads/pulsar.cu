@@ -32,17 +32,15 @@ __global__ void __launch_bounds__(kBlock, 6) backward_kernel(int tiles_x, Cam ca
   const unsigned live = __ballot_sync(arc::kFullMask, inside);
   if (!inside) return;
   const int pix = py * cam.w + px;
-  const int n = cnt[pix];
-  const float S = sum_w[pix];
-  float C[3], dL[3];
-  for (int ch = 0; ch < 3; ++ch) C[ch] = out[3 * pix + ch], dL[ch] = dldp[3 * pix + ch];
+  const PixelIn in = pixel_in(pix, cnt, sum_w, out, dldp);
+  const int n = in.n;
   const int steps = static_cast<int>(__reduce_max_sync(live, static_cast<unsigned>(n)));
   for (int k = 0; k < steps; ++k) {  // divergent: n differs per pixel
     const unsigned calling = __ballot_sync(live, k < n);
     if (k < n) {
       const int id = ids[pix * kK + k];
       float g[kNP];
-      sphere_grad(params, color, id, px, py, C, dL, S, g);
+      sphere_grad(params, color, id, px, py, in.C, in.dL, in.S, g);
       arc::reduce<M, kNP, V>(true, id, grad, kStride, g, threshold, rec, calling);
     }
   }
@@ -115,15 +113,13 @@ __global__ void __launch_bounds__(kBlock, 6) backward_shm_kernel(const uint2* ra
   const bool inside = px < cam.w && py < cam.h;  // outside threads still reach the barrier
   if (inside) {
     const int pix = py * cam.w + px;
-    const int n = cnt[pix];
-    const float S = sum_w[pix];
-    float C[3], dL[3];
-    for (int ch = 0; ch < 3; ++ch) C[ch] = out[3 * pix + ch], dL[ch] = dldp[3 * pix + ch];
+    const PixelIn in = pixel_in(pix, cnt, sum_w, out, dldp);
+    const int n = in.n;
     int pos = 0;
     for (int k = 0; k < n; ++k) {
       const int id = ids[pix * kK + k];
       float g[kNP];
-      sphere_grad(params, color, id, px, py, C, dL, S, g);
+      sphere_grad(params, color, id, px, py, in.C, in.dL, in.S, g);
       if (fits)
         while (pos < len && s_list[pos] != id) ++pos;
       if (fits && pos < len) {
@@ -176,17 +172,15 @@ __global__ void __launch_bounds__(kBlock, 6) backward_tile_kernel(const uint2* r
   const unsigned live = __ballot_sync(arc::kFullMask, inside);
   if (inside) {
     const int pix = py * cam.w + px;
-    const int n = cnt[pix];
-    const float S = sum_w[pix];
-    float C[3], dL[3];
-    for (int ch = 0; ch < 3; ++ch) C[ch] = out[3 * pix + ch], dL[ch] = dldp[3 * pix + ch];
+    const PixelIn in = pixel_in(pix, cnt, sum_w, out, dldp);
+    const int n = in.n;
     const int steps = static_cast<int>(__reduce_max_sync(live, static_cast<unsigned>(n)));
     for (int k = 0; k < steps; ++k) {  // divergent, as backward_kernel: step k's calling set
       const unsigned calling = __ballot_sync(live, k < n);
       if (k < n) {
         const int id = ids[pix * kK + k];
         float g[kNP];
-        sphere_grad(params, color, id, px, py, C, dL, S, g);
+        sphere_grad(params, color, id, px, py, in.C, in.dL, in.S, g);
         const unsigned grp = __match_any_sync(calling, id);
         if (__popc(grp) > 1) arc::detail::serial_sum<kNP>(grp, g);
         if (static_cast<int>(lane) == __ffs(grp) - 1) {

@@ -74,6 +74,21 @@ __global__ void __launch_bounds__(kBlock) render(const uint2* ranges, const uint
   for (int ch = 0; ch < 3; ++ch) out[3 * pix + ch] = N[ch] / S;
 }
 
+// A pixel's inputs to its backward pass: its own sphere count n, weight sum S, output colour C
+// and dL/dC (what every backward kernel reads before its per-sphere loop).
+struct PixelIn {
+  int n;
+  float S, C[3], dL[3];
+};
+__device__ __forceinline__ PixelIn pixel_in(int pix, const int* cnt, const float* sum_w, const float* out,
+                                            const float* dldp) {
+  PixelIn p;
+  p.n = cnt[pix];
+  p.S = sum_w[pix];
+  for (int ch = 0; ch < 3; ++ch) p.C[ch] = out[3 * pix + ch], p.dL[ch] = dldp[3 * pix + ch];
+  return p;
+}
+
 // Pixel (px, py)'s gradient w.r.t. sphere id (u, v, r, z, opacity, r, g, b) given the
 // pixel's output colour C, dL/dC and weight sum S: the one formula both backward kernels use.
 __device__ __forceinline__ void sphere_grad(const float* params, const float* color, int id, int px, int py,
