@@ -263,7 +263,8 @@ __device__ __forceinline__ void reduce_impl(bool active, int prim, const L& lay,
     //      SW-S's serial loop (one level per lane of the largest group). pulsar's SW-S is
     //      issue-bound, not L2-bound (ncu, sws-v4 X=2: SM 76 %, L2 31 %; 296 M warp instructions
     //      against 107 M at X=32, which matches and sums nothing): on the H100 adaptive-v4 went
-    //      0.393 -> 0.368 ms, scalar 0.477 -> 0.467 (results/h100/README.md). Traces mark these
+    //      0.390 -> 0.253 ms (197 M warp instructions), scalar 0.476 -> 0.470
+    //      (results/h100/README.md, ncu/ncu-pulsar.log). Traces mark these
     //      sums kFlagGroupTreeSum (golden::group_tree_sum checks them bit for bit).
     //      v2 weighed the group loops against c1 here too and left pulsar's large groups
     //      unreduced: its calls are convergent (98 % full warps: each pixel's list is full),
