@@ -99,12 +99,11 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(Map m, int tiles_x, co
 // (x0, y) and (x0 + 1, y): one 32 B sector when x0 is even, and the row's taps side by side)
 // instead of one corner of all 32 pixels. Instruction (r, v), r = pixel row of the 16x2 warp,
 // v = bilinear row: lane L sends pixel 16 r + L / 2's corner 2 v + L % 2. The L2 takes a RED
-// per 32 B sector it touches (ncu: tex baseline-v4 1.92 M requests, 5.07 M sectors, L2 83 % busy),
-// and a warp's taps of one texel row fall in fewer sectors when sent together (procedural scene:
-// 3.24 M sector visits instead of 4.72 M, host count). Values are each tap's w * dL as Baseline
-// computes them (fetched with shuffles from the pixel's lane); where two adjacent lanes of an
-// instruction name one texel the first sends both lanes' sum (host count: 5.23 M lane updates
-// instead of 5.90 M).
+// per 32 B sector it touches, and a warp's taps of one texel row fall in fewer sectors when sent
+// together (results/h100/ncu/ncu-tex.log: baseline-v4 1.92 M RED requests and 5.07 M sectors,
+// the crossbar-to-L2 input 83 % busy; regroup-v4 1.00 M and 3.27 M). Values are each tap's
+// w * dL as Baseline computes them (fetched with shuffles from the pixel's lane); where two
+// adjacent lanes of an instruction name one texel the first sends both lanes' sum.
 template <int V>
 __global__ void __launch_bounds__(kBlock) backward_regroup_kernel(Map m, int tiles_x, const float* noise,
                                                                   const float* dldp, float* grad) {
