@@ -16,7 +16,10 @@
 #          in every validated mode, 2 cores per mode: OUT/sim/ (needs OUT/bench/bench.json from
 #          `small` for the best thresholds: run "small gs" in one call, or BENCH_JSON=path)
 # Prediction = one trace per workload, replayed in each method's mode at the threshold the GPU
-# found best (`--vector 4` for the -v4 rows); nothing is fitted to a method's timing. The trace
+# found best (`--vector 4` for the -v4 rows); nothing is fitted to a method's timing. With ncu
+# present each capture also gets its issue rate (the floor's warp instructions over the trace's
+# gaps, sim/W.issue.json) and the replays run at it (--gap-issue-rate); RATE0=1 replays each job
+# at rate 0 too (tagged -r0: the model without the dispatch). The trace
 # is the compute floor's (CAPTURE_METHOD, default floor: Baseline's calls recorded, no atomic
 # issued), so its compute gaps (arc::DevTrace: from the end of one reduce call to the start of
 # the next) carry no atomic traffic; CAPTURE_METHOD=baseline records them under Baseline's
@@ -80,6 +83,17 @@ simulate() {
     [ -n "$x" ] && echo "$1 $x $3" >> "$jobs"
   done
   sort -u -o "$jobs" "$jobs"
+  # Each job at the workload's issue rate (W.issue.json; 0 without one); RATE0=1 also at 0
+  # (gaps as latency only), tagged -r0, to compare.
+  local rate=0
+  [ -f "$out/sim/$w.issue.json" ] && rate=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["gap_issue_rate"])' "$out/sim/$w.issue.json")
+  if [ "${RATE0:-0}" = 1 ] && [ "$rate" != 0 ]; then
+    sed "s/\$/ 0/" "$jobs" > "$jobs.r0"
+  else
+    : > "$jobs.r0"
+  fi
+  sed -i "s/\$/ $rate/" "$jobs"
+  cat "$jobs.r0" >> "$jobs"
   echo "## simulate $w: $(wc -l < "$jobs") runs ($(tr '\n' ';' < "$jobs"))"
   local par=${SIM_PAR:-$(( $(nproc) / 2 ))}
   # shellcheck disable=SC2016
@@ -87,9 +101,10 @@ simulate() {
     mode=$0 x=$1 v=$2
     tag=$mode; [ "$x" != 0 ] && tag=$tag-x$x; [ "$v" != 1 ] && tag=$tag-v$v
     th=$x; [ "$x" = 0 ] && th=2
+    rate=$3; [ "$rate" != '"$rate"' ] && tag=$tag-r0
     start=$(date +%s)
     timeout -k 5 '"${SIM_TIMEOUT:-420}"' "'"$sim"'" sim --config "'"$cfg"'" --trace "'"$trace"'" --mode "$mode" \
-      --threshold "$th" --vector "$v" --json --host-cost > "'"$out/sim/$w"'.$tag.json" 2> "'"$work/$w"'.$tag.err"
+      --threshold "$th" --vector "$v" --gap-issue-rate "$rate" --json --host-cost > "'"$out/sim/$w"'.$tag.json" 2> "'"$work/$w"'.$tag.err"
     rc=$?
     echo "sim '"$w"' $tag: exit $rc, wall $(( $(date +%s) - start )) s $(tail -c 300 "'"$work/$w"'.$tag.err" | tr "\n\r" "  " | tail -c 160)"
   ' < "$jobs"
@@ -102,6 +117,46 @@ capture() {  # workload prims [size] -> timing-only Baseline trace (default 1920
   time timeout -k 5 240 "$bench" --trace "$work/$w.arctrace" --trace-workload "$w" --trace-method "${CAPTURE_METHOD:-floor}" \
     --trace-size "$size" ${prims:+--trace-prims $prims} --trace-timing-only
   timeout -k 5 120 "$sim" trace info "$work/$w.arctrace" | grep -E "^(trace|kernel|instructions|lane updates|warps|size|launch|gap)"
+  issue_rate "$w" "$prims" "$size"
+}
+
+# The workload's compute as issue-port work (arcsim sim --gap-issue-rate): the untraced compute
+# floor's warp instructions (ncu smsp__inst_executed.sum, clocks left alone, the same scene)
+# over the trace's summed gaps -> OUT/sim/W.issue.json. No ncu: no file, and the replays run
+# with gaps as latency only.
+issue_rate() {
+  local w=$1 prims=$2 size=$3 scene=()
+  command -v ncu > /dev/null || { echo "## issue rate $w: no ncu, gaps stay latency only"; return; }
+  case $w in
+    gs*) scene=(--gaussians "$prims") ;;
+    pulsar) scene=(--spheres "$prims") ;;
+  esac
+  [ -z "$prims" ] && scene=()
+  echo "## issue rate $w: ncu smsp__inst_executed.sum of the floor kernel"
+  timeout -k 5 240 ncu --clock-control none -k regex:backward --metrics smsp__inst_executed.sum "$bench" --no-check \
+    --reps 1 --warmup 0 --workloads "$w" --methods floor --size "$size" "${scene[@]}" --out "$work/ncu-$w" \
+    > "$out/sim/$w.ncu-floor.log" 2>&1 || echo "ncu exit $?"
+  "$sim" trace info --json "$work/$w.arctrace" > "$work/$w.info.json"
+  python3 - "$out/sim/$w.ncu-floor.log" "$work/$w.info.json" "$out/sim/$w.issue.json" <<'PY'
+import json, re, sys
+log, info, dst = sys.argv[1:]
+counts, floor = [], False
+for line in open(log):
+    if re.search(r"\(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)", line):
+        floor = "FloorSink" in line
+    m = re.search(r"smsp__inst_executed\.sum\s+inst\s+([\d,]+)", line)
+    if m and floor:
+        counts.append(int(m.group(1).replace(",", "")))
+gaps = json.load(open(info))["gap_sum"]
+if not counts or not gaps:
+    sys.exit("issue rate: no floor kernel count in the ncu log, or no gaps")
+inst = counts[0]
+json.dump({"floor_warp_instructions": inst, "floor_launches_counted": len(counts), "trace_gap_sum": gaps,
+           "gap_issue_rate": inst / gaps,
+           "source": "ncu --clock-control none smsp__inst_executed.sum of the untraced floor kernel / trace gap_sum"},
+          open(dst, "w"), indent=1)
+print(f"issue rate: {inst} floor warp instructions / {gaps} gap cycles = {inst / gaps:.5f}")
+PY
 }
 
 keep() {  # workload: the trace back in 15 MB pieces
@@ -145,7 +200,11 @@ log=$top/$part.log
       fi
       ;;
     sim)
-      for w in ${WORKLOADS:-pulsar tex}; do simulate "$w" "${TRACE_DIR:?TRACE_DIR}/$w.arctrace"; done
+      for w in ${WORKLOADS:-pulsar tex}; do
+        # the issue rate a device run measured for this trace, if it lies beside it
+        [ -f "$TRACE_DIR/$w.issue.json" ] && cp "$TRACE_DIR/$w.issue.json" "$out/sim/"
+        simulate "$w" "${TRACE_DIR:?TRACE_DIR}/$w.arctrace"
+      done
       ;;
     bundle)
       mkdir -p "$out/bench"

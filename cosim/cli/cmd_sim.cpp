@@ -25,6 +25,7 @@ struct Options {
   std::vector<std::string> modes = {"baseline"}, scheds = {"dynamic"};
   uint32_t threshold = 2;
   uint32_t vector = 0;
+  double gap_issue_rate = 0;
   uint64_t stats_interval = 0;
   bool json = false;
   bool host_cost = false;
@@ -58,6 +59,7 @@ void run(const Options& o) {
   for (const auto& kv : o.sets) apply_set(base, kv);
   base.threshold = o.threshold;
   base.vector = o.vector;
+  base.gap_issue_rate = o.gap_issue_rate;
   base.fidelity = fidelity_from_name(o.fidelity);
   base.progress = !o.json;
   base.stats_interval = o.stats_interval;
@@ -136,6 +138,12 @@ void setup(CLI::App& app) {
                   "floats per lane update (vector atomics, red.global.add.v2/v4.f32): 0 = as the trace's flags say, "
                   "1 = scalar, 2 / 4 = each call's params leave in chunks of 2 / 4 per lane (baseline, sw-s, sw-b, adaptive)")
       ->check(CLI::IsMember({0u, 1u, 2u, 4u}))
+      ->capture_default_str();
+  sub->add_option("--gap-issue-rate", opt->gap_issue_rate,
+                  "issue-port cycles the workload's own compute takes per cycle of trace gap (0..1; 0 = gaps are "
+                  "latency only): the compute floor's warp instructions (ncu smsp__inst_executed) / the trace's summed "
+                  "gaps, so SW reduction instructions compete with the compute for the sub-core's issue port")
+      ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sub->add_option("--fidelity", opt->fidelity, "ARC unit level: rtl (Verilated RTL) or fast (golden model + RTL timing)")
       ->check(CLI::IsMember({"rtl", "fast"}))

@@ -42,6 +42,14 @@ struct ModelKnobs {
   std::int64_t sws_cycles_per_lane = 0;      // SW-S issue cycles per lane of its largest reduced group
   std::int64_t sws_cycles_per_lane_param = 0;  // the same step for each further parameter of a call (0 = sws_cycles_per_lane)
   std::int64_t swb_cycles_per_param = 0;     // SW-B issue cycles per further reduced parameter of a call (0 = sw_overhead)
+  // Warp instructions of the SW sequences (issue 17): what they take of the sub-core's dispatch, shared
+  // with the workload's compute (RunSpec::gap_issue_rate); the *_cycles above are their MIO port time.
+  std::int64_t sw_inst_overhead = 0;         // a SW call's fixed instructions, where sw_overhead is charged
+  std::int64_t swb_inst_per_param = 0;       // butterfly instructions per further reduced parameter
+  std::int64_t sws_inst_per_lane = 0;        // serial-sum instructions per step (first parameter)
+  std::int64_t sws_inst_per_lane_param = 0;  // per step for each further parameter
+  std::int64_t tree_inst_per_level = 0;      // group-tree instructions per level (first parameter)
+  std::int64_t tree_inst_per_level_param = 0;  // per level for each further parameter
   // SM-side atomic buffers (modes lab, lab-ideal, phi: l1_atomic_buffer.h)
   std::int64_t smem_bytes_per_sm = 0;        // shared memory the workload holds per SM (not free for LAB / PHI)
   std::int64_t lab_partition_pct = 50;       // LAB: percent of the free L1/shared SRAM given to the atomic buffer

@@ -80,8 +80,15 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   ss.cost.sws_per_lane_param = static_cast<uint32_t>(spec.knobs.sws_cycles_per_lane_param);
   ss.cost.swb_per_param = static_cast<uint32_t>(spec.knobs.swb_cycles_per_param);
   ss.cost.threshold = spec.threshold;
+  ss.cost.inst_overhead = static_cast<uint32_t>(spec.knobs.sw_inst_overhead);
+  ss.cost.swb_inst_per_param = static_cast<uint32_t>(spec.knobs.swb_inst_per_param);
+  ss.cost.sws_inst_per_lane = static_cast<uint32_t>(spec.knobs.sws_inst_per_lane);
+  ss.cost.sws_inst_per_lane_param = static_cast<uint32_t>(spec.knobs.sws_inst_per_lane_param);
+  ss.cost.tree_inst_per_level = static_cast<uint32_t>(spec.knobs.tree_inst_per_level);
+  ss.cost.tree_inst_per_level_param = static_cast<uint32_t>(spec.knobs.tree_inst_per_level_param);
   ss.threshold = spec.threshold;
   ss.vector = spec.vector;
+  ss.gap_issue_rate = spec.gap_issue_rate;
   ss.sw_ftz = trace.header.reduce_ftz ? fp::FtzMode::Flush : fp::FtzMode::Keep;
   ss.coalesce.granule_words = static_cast<uint32_t>(g.coalesce_bytes / 4);
   ss.coalesce.flit_bytes = static_cast<uint32_t>(g.flit_bytes);

@@ -73,6 +73,9 @@ void validate(const RunSpec& spec) {
     throw Error(fmt::format("--vector {}: a lane update is 1, 2 or 4 floats (0 = as the trace says)", spec.vector));
   if (spec.vector > 1 && (spec.mode == Mode::ArcHw || spec.mode == Mode::SwT))
     throw Error(fmt::format("--vector {} applies to baseline, sw-s, sw-b and adaptive, not {}", spec.vector, mode_name(spec.mode)));
+  if (!(spec.gap_issue_rate >= 0.0 && spec.gap_issue_rate <= 1.0))
+    throw Error(fmt::format("--gap-issue-rate {}: a warp's compute issues at most one instruction per cycle (give 0..1)",
+                            spec.gap_issue_rate));
   if (sm_buffered(spec.mode)) validate_buffer(spec);
 }
 

@@ -34,6 +34,7 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
   if (!in.config.is_null()) j["config"] = in.config;
   j["trace"] = in.trace_path;
   j["fidelity"] = in.fidelity;
+  j["gap_issue_rate"] = specs.empty() ? 0.0 : specs.front().gap_issue_rate;  // sim --gap-issue-rate (all runs)
   const RunResult* base = baseline_of(specs, runs);
   j["runs"] = nlohmann::json::array();
   for (size_t i = 0; i < runs.size(); ++i) {

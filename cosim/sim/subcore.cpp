@@ -1,6 +1,7 @@
 #include "subcore.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "golden.h"
 #include "lane_mask.h"
@@ -37,7 +38,7 @@ void SubCore::admit_warps(Cycle now) {
   while (resident_.size() < setup_.warps_resident && next_warp_ < work_.warps.size()) {
     const WarpWork& ww = work_.warps[next_warp_++];
     const InstrBrief& b = source_.brief(ww.index);
-    ready_at_.push_back(now + b.gap);
+    ready_at_.push_back(std::max(now + b.gap, reserve_compute(now, b.gap)));
     resident_.push_back({ww.index, ww.count, b});
     gather_.emplace_back();
   }
@@ -219,8 +220,10 @@ bool SubCore::try_issue(Cycle now) {
   const bool more = --w.left > 0;
   source_.pop(src, w.brief, more);  // the instruction (`b`, `in`) is gone from here on
   if (more) {
-    ready_at_[static_cast<size_t>(cur_)] = now + 1 + w.brief.gap;
+    ready_at_[static_cast<size_t>(cur_)] =
+        std::max(now + 1 + w.brief.gap, reserve_compute(now + 1, w.brief.gap, cur_slots_));
   } else {
+    reserve_dispatch(now + 1, cur_slots_);
     resident_.erase(resident_.begin() + cur_);
     gather_.erase(gather_.begin() + cur_);
     ready_at_.erase(ready_at_.begin() + cur_);
@@ -230,6 +233,19 @@ bool SubCore::try_issue(Cycle now) {
   cur_ = -1;
   port_free_at_ = now + 1;
   return true;
+}
+
+Cycle SubCore::reserve_dispatch(Cycle from, Cycle slots) {
+  if (slots == 0) return from;
+  dispatch_free_at_ = std::max(dispatch_free_at_, from) + slots;
+  return dispatch_free_at_;
+}
+
+Cycle SubCore::reserve_compute(Cycle from, Cycle gap, Cycle sw_slots) {
+  const Cycle compute = setup_.gap_issue_rate > 0 && gap > 0
+                            ? static_cast<Cycle>(std::llround(setup_.gap_issue_rate * static_cast<double>(gap)))
+                            : 0;
+  return reserve_dispatch(from, sw_slots + compute);
 }
 
 size_t SubCore::first_ready(Cycle by) const {
@@ -252,11 +268,18 @@ void SubCore::step() {
       cur_picked_ = now;
       const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
                       setup_.mode == Mode::Adaptive;
-      Cycle cost = 0;
+      Cycle cost = 0, slots = 0;
       if (sw) {
         const Warp& w = resident_[i];
-        cost = sw_issue_cycles(setup_.cost, shape(w), vector_width(w.brief.flags));
+        const CallShape sh = shape(w);
+        const uint32_t vw = vector_width(w.brief.flags);
+        cost = sw_issue_cycles(setup_.cost, sh, vw);
+        slots = sw_dispatch_slots(setup_.cost, sh, vw);
       }
+      // The SW sequence holds the MIO port `cost` cycles; its `slots` dispatch slots join the
+      // dispatch queue with the warp's next compute (try_issue), so the port is not held
+      // waiting for them.
+      cur_slots_ = slots;
       cur_ready_ = now + cost;
       stats_.sw_overhead_cycles += cost;
     }

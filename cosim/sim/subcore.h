@@ -21,6 +21,12 @@
 // param still takes the port one cycle and pays its own SW cost, only the chunk's last sends.
 // The SW issue cycles of each mode: sw_cost.h.
 // A full LSU port or a busy ARC unit holds the port: that wait is the atomic stall.
+// Dispatch (issue 17, RunSpec::gap_issue_rate; off at rate 0): besides the MIO port, the
+// sub-core dispatches one warp instruction per cycle. Each gap of g cycles reserves
+// gap_issue_rate x g slots when it starts, a SW sequence its instructions (sw_dispatch_slots)
+// when its warp issues, first come first served; a warp's gap ends no earlier than its
+// reservation is dispatched. The MIO port is held for the SW cycles only. With every SW call's
+// instructions at most its MIO cycles (h100.toml) and rate 0, dispatch never delays anything.
 #pragma once
 #include <systemc>
 
@@ -51,6 +57,7 @@ struct SubCoreSetup {
   fp::FtzMode sw_ftz = fp::FtzMode::Keep;
   CoalesceSetup coalesce;  // how the LSU port's packet groups an instruction's word updates
   uint32_t vector = 0;     // RunSpec::vector: 0 = the trace's vector flags, else floats per lane update
+  double gap_issue_rate = 0;  // RunSpec::gap_issue_rate: issue-port cycles per gap cycle of compute
 };
 
 class SubCore : public sc_core::sc_module {
@@ -84,6 +91,13 @@ class SubCore : public sc_core::sc_module {
   void step();
   void admit_warps(Cycle now);
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
+  // The sub-core's dispatch (one warp instruction per cycle), apart from its MIO port: `slots`
+  // instructions from `from` on, after those already reserved (first come, first served);
+  // returns the cycle by which they are dispatched.
+  Cycle reserve_dispatch(Cycle from, Cycle slots);
+  // A warp starts `gap` cycles of compute at `from`: gap_issue_rate x gap dispatch slots; the
+  // gap ends no earlier than they are dispatched (returned).
+  Cycle reserve_compute(Cycle from, Cycle gap, Cycle sw_slots = 0);
   // The resident warp the port picks at cycle `by`: the first one ready by then from rr_ on
   // (loose round-robin), or kNone.
   static constexpr size_t kNone = SIZE_MAX;
@@ -116,7 +130,9 @@ class SubCore : public sc_core::sc_module {
   int cur_ = -1;              // resident_ index holding the issue port
   size_t rr_ = 0;             // round-robin pointer into resident_
   Cycle port_free_at_ = 0;    // the issue port picks no warp before this cycle
+  Cycle dispatch_free_at_ = 0;  // dispatch slots are reserved up to this cycle (compute and SW instructions)
   Cycle cur_ready_ = 0;       // when the current warp's atomic (after SW overhead) may leave
+  Cycle cur_slots_ = 0;       // the current warp's SW instructions (dispatch slots)
   Cycle cur_since_ = 0;       // when the current warp's atomic was ready (gap done)
   Cycle cur_picked_ = 0;      // when the port picked it
   SubcoreStats mine_;         // this sub-core's counters, added to Stats by finish()

@@ -69,33 +69,74 @@ Cycle sw_issue_cycles(const SwCostSetup& s, const trace::Instr& in, uint32_t vec
 
 namespace {
 
+// The steps of a call's reduced groups: the largest reduced group's lanes beyond its first (SW-S:
+// the groups' serial loops run side by side, one SHFL per step for every group: same PC, each
+// lane its own source), or the group tree's levels, ceil(log2(largest group)) (rule v4).
+uint32_t sum_steps(const CallShape& in, uint32_t threshold, bool group_tree) {
+  uint32_t largest = 1;
+  for (uint32_t g = 0; g < in.groups; ++g) {
+    const uint32_t n = in.group_lanes[g];
+    if (n >= threshold && n > 1) largest = std::max(largest, n);
+  }
+  if (!group_tree) return largest - 1;
+  uint32_t levels = 0;
+  while ((1u << levels) < largest) ++levels;
+  return levels;
+}
+
 // SW-S's cost (the match per key, then its groups' steps), and Adaptive's groups (rule v4: the
 // same match, then the group tree: one step per level instead of per lane).
 Cycle match_and_sum_cycles(const SwCostSetup& s, const CallShape& in, uint32_t threshold, bool group_tree) {
   const bool call_start = in.param == 0;
   Cycle c = call_start ? s.sw_overhead : 0;
   if (s.sws_per_key == 0 && s.sws_per_lane == 0) return c;
-  // The groups' serial loops run side by side (one SHFL per step serves every group: same PC,
-  // each lane its own source), so the steps are the largest reduced group's lanes beyond its
-  // first; the group tree's levels are ceil(log2(largest group)), each one step of the call's
-  // values (its pointer shuffle and vote are not charged).
-  uint32_t largest = 1;
-  for (uint32_t g = 0; g < in.groups; ++g) {
-    const uint32_t n = in.group_lanes[g];
-    if (n >= threshold && n > 1) largest = std::max(largest, n);
-  }
-  uint32_t steps = largest - 1;
-  if (group_tree) {
-    steps = 0;
-    while ((1u << steps) < largest) ++steps;
-  }
+  // A tree level moves the call's values as a serial step does (its pointer shuffle and vote
+  // are not charged).
+  const uint32_t steps = sum_steps(in, threshold, group_tree);
   if (call_start) c += static_cast<Cycle>(s.sws_per_key) * in.groups;
   const uint32_t per_step = call_start || !s.sws_per_lane_param ? s.sws_per_lane : s.sws_per_lane_param;
   c += static_cast<Cycle>(per_step) * steps;
   return c;
 }
 
+// The same groups' instructions: the fixed part at param 0, then per step (serial) or level (tree).
+Cycle match_and_sum_slots(const SwCostSetup& s, const CallShape& in, uint32_t threshold, bool group_tree) {
+  const bool call_start = in.param == 0;
+  const Cycle steps = sum_steps(in, threshold, group_tree);
+  const uint32_t per_step = group_tree ? (call_start ? s.tree_inst_per_level : s.tree_inst_per_level_param)
+                                       : (call_start ? s.sws_inst_per_lane : s.sws_inst_per_lane_param);
+  return (call_start ? s.inst_overhead : 0) + per_step * steps;
+}
+
 }  // namespace
+
+Cycle sw_dispatch_slots(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
+  const bool call_start = in.param == 0;
+  if (s.mode == Mode::Adaptive) {
+    switch (adaptive_choice(in, vec)) {
+      case AdaptiveChoice::Tree: return call_start ? s.inst_overhead : s.swb_inst_per_param;  // as sw-b
+      case AdaptiveChoice::PerLane: return call_start ? s.inst_overhead : 0;
+      case AdaptiveChoice::Groups: return match_and_sum_slots(s, in, 2, true);
+    }
+  }
+  switch (s.mode) {
+    case Mode::Baseline:
+    case Mode::Lab:
+    case Mode::LabIdeal:
+    case Mode::Phi:
+    case Mode::ArcHw: return 0;
+    case Mode::SwB:
+      if (call_start) return s.inst_overhead;
+      return tree_eligible(s.mode, in, s.threshold) ? s.swb_inst_per_param : 0;
+    case Mode::SwT:
+      if (!call_start) return 0;
+      if (!tree_eligible(s.mode, in, s.threshold)) return s.inst_overhead;
+      return (static_cast<Cycle>(s.inst_overhead) * swt_shuffles(in.nparams) + 2) / 5;  // as its cycles
+    case Mode::SwS:
+    case Mode::Adaptive: break;
+  }
+  return match_and_sum_slots(s, in, s.threshold, false);
+}
 
 Cycle sw_issue_cycles(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
   const bool call_start = in.param == 0;

@@ -19,6 +19,8 @@
 //    per level of the group tree (rule v4; a level moves the call's values as a serial step
 //    does: sws_cycles_per_lane, not separately measured), PerLane sw_overhead once (the
 //    uniform check).
+// These cycles are the sequences' time on the sub-core's MIO (shuffle/match) port; their warp
+// instructions, which share the dispatch with the workload's compute, are sw_dispatch_slots().
 #pragma once
 #include <array>
 #include <cstdint>
@@ -37,6 +39,11 @@ struct SwCostSetup {
   uint32_t sws_per_lane_param = 0;  // 0 = sws_per_lane
   uint32_t swb_per_param = 0;       // 0 = sw_overhead
   uint32_t threshold = 2;
+  // Warp instructions (dispatch slots) of the same sequences: sw_dispatch_slots().
+  uint32_t inst_overhead = 0;
+  uint32_t swb_inst_per_param = 0;
+  uint32_t sws_inst_per_lane = 0, sws_inst_per_lane_param = 0;
+  uint32_t tree_inst_per_level = 0, tree_inst_per_level_param = 0;
 };
 
 // Shuffles (each with one add) of the transposed reduce-scatter for a call of `nparams`
@@ -72,6 +79,14 @@ bool tree_eligible(Mode mode, const trace::Instr& in, uint32_t threshold);
 enum class AdaptiveChoice : uint8_t { Tree, Groups, PerLane };
 AdaptiveChoice adaptive_choice(const CallShape& in, uint32_t vec);
 AdaptiveChoice adaptive_choice(const trace::Instr& in, uint32_t vec);
+
+// The warp instructions the same SW sequence issues (dispatch slots, shared with the workload's
+// compute), priced in the same shape as sw_issue_cycles: the fixed part where sw_overhead is charged,
+// then per butterfly parameter, per serial step or per group-tree level (first parameter and each
+// further one). Measured per call by Nsight Compute on the microbenchmark's primitives
+// (scripts/gpu-microbench-count.sh): a match is one instruction whatever its keys, so per-key
+// costs are MIO time only.
+Cycle sw_dispatch_slots(const SwCostSetup& s, const CallShape& in, uint32_t vec = 1);
 
 // The issue cycles charged before `in` leaves (0 for baseline and arc-hw); vec = its vector width.
 Cycle sw_issue_cycles(const SwCostSetup& s, const CallShape& in, uint32_t vec = 1);

@@ -6,6 +6,9 @@
 //   latency.csv     dependent-chain latency (one warp): L2 load, atom per lane pattern
 //   prims.csv       __match_any_sync / __shfl_down_sync / arc::reduce cost, latency and
 //                   throughput (issue cycles per sub-core)
+// With a second argument --prims-count: only the primitives' kernels, once each, untimed, and
+// their launch order in prims_count.csv, for Nsight Compute to count their warp instructions
+// (scripts/gpu-microbench-count.sh).
 // Atomics are issued through inline PTX (red.global.add.f32 / atom.global.add.f32) so the
 // compiler cannot aggregate a uniform-address warp itself; `atomicAdd` is measured too, as
 // the compiler emits it (scripts/gpu-microbench.sh records the SASS of both).
@@ -201,6 +204,13 @@ int main(int argc, char** argv) {
   };
   const double mhz0 = measure_clock("start");
 
+  // --prims-count (argv[2]): only the primitives' kernels, each row once at full chip and not
+  // timed, with their order in prims_count.csv: Nsight Compute counts each launch's warp
+  // instructions (scripts/gpu-microbench-count.sh), the SW sequences' issue slots per call.
+  const bool count_only = argc > 2 && std::string(argv[2]) == "--prims-count";
+  FILE* ft = nullptr;
+  FILE* fl = nullptr;
+  if (!count_only) {
   // ---- throughput ----
   // Dynamic shared memory only pins blocks per SM: 150 KB -> 1 block/SM, 80 KB -> 2 blocks/SM.
   {
@@ -211,7 +221,7 @@ int main(int argc, char** argv) {
     CK(cudaFuncSetAttribute(tp_kernel<kRedV2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
     CK(cudaFuncSetAttribute(tp_kernel<kRedV4>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
   }
-  FILE* ft = open_csv(dir, "throughput.csv",
+  ft = open_csv(dir, "throughput.csv",
                       "sweep,op,k,lane_stride,regions,reg_stride,active,reps,sms,blocks_per_sm,warps,ms_med,ms_min,"
                       "ms_max,clock_mhz,warp_instr,lane_ops,warp_instr_per_clk,lane_ops_per_clk");
   auto tp = [&](const char* sweep, int op, Pattern pt, int sms, int bps, int scale = 1) {
@@ -313,7 +323,7 @@ int main(int argc, char** argv) {
   tp("long_sms_active_offset", kRed, {32, 32, 0, 32 * 33, 1}, 66, 1, 8);
 
   // ---- latency ----
-  FILE* fl = open_csv(dir, "latency.csv", "test,k,lane_stride,active,n,cycles,cycles_per_op");
+  fl = open_csv(dir, "latency.csv", "test,k,lane_stride,active,n,cycles,cycles_per_op");
   auto lat = [&](const char* test, int mode, int k, int ls, int active) {
     const int n = 2000;
     long long cyc[2];
@@ -329,12 +339,15 @@ int main(int argc, char** argv) {
   for (int a : {2, 4, 8, 16, 32}) lat("atom_line", 1, 32, 1, a);
   for (int a : {2, 4, 8, 16, 32}) lat("atom_lines", 1, 32, 32, a);
 
+  }  // !count_only
   // ---- primitives and ARC-SW sequences ----
-  FILE* fp = open_csv(dir, "prims.csv", "kind,groups,threshold,mode,warps,n,cycles_per_step_per_warp,"
-                      "ms_med,clock_mhz,issue_cycles_per_step_per_subcore,np");
+  FILE* fp = count_only ? open_csv(dir, "prims_count.csv", "launch,kind,groups,threshold,mode,warps,n,np")
+                        : open_csv(dir, "prims.csv", "kind,groups,threshold,mode,warps,n,cycles_per_step_per_warp,"
+                                   "ms_med,clock_mhz,issue_cycles_per_step_per_subcore,np");
+  int counted = 0;  // --prims-count: launches so far
   // np: parameters per reduce call (issue 17: the SW cost of a call that writes NP values).
   auto prim = [&](const char* kind_name, int kind, int groups, int thr, int np = 1) {
-    for (int mode = 0; mode < 2; ++mode) {  // 0: one warp (latency); 1: 64 warps on every SM
+    for (int mode = count_only ? 1 : 0; mode < 2; ++mode) {  // 0: one warp (latency); 1: 64 warps on every SM
       const int blocks = mode == 0 ? 1 : nsm * 2;
       const int threads = mode == 0 ? 32 : kThreads;
       const int n = 256;
@@ -366,6 +379,14 @@ int main(int argc, char** argv) {
           default: prim_kernel<5><<<blocks, threads>>>(buf, n, groups, thr, 0u, dacc, sink); break;
         }
       };
+      if (count_only) {
+        launch();
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        std::fprintf(fp, "%d,%s,%d,%d,full_chip,%.0f,%d,%d\n", counted++, kind_name, groups, thr,
+                     double(blocks) * threads / 32, n, np);
+        continue;
+      }
       double med, mn, mx;
       time_median(launch, 2, 7, med, mn, mx);
       CK(cudaMemset(dacc, 0, 16));
@@ -419,8 +440,8 @@ int main(int argc, char** argv) {
 
   measure_clock("end");
   std::fclose(fc);
-  std::fclose(ft);
-  std::fclose(fl);
+  if (ft) std::fclose(ft);
+  if (fl) std::fclose(fl);
   std::fclose(fp);
   CK(cudaFree(buf));
   std::printf("done\n");
