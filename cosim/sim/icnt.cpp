@@ -165,7 +165,8 @@ void Icnt::step() {
       eject_slot_[rop] = es + r.bytes;
       const Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, last + lat);
       if (word_state) load_hint(word_state + r.addr());
-      out.push(now, in.pop(now), at - now);
+      out.push(now, std::move(in.front_mut()), at - now);
+      in.pop_moved(now);
     }
     if (blocked) return;
     // Next cycle this SM can send: its link's next free byte, or its head becoming visible.
