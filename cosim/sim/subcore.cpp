@@ -239,27 +239,29 @@ size_t SubCore::first_ready(Cycle by) const {
   return kNone;
 }
 
+void SubCore::pick(size_t i, Cycle at) {
+  const size_t n = resident_.size();
+  cur_ = static_cast<int>(i);
+  rr_ = i + 1 == n ? 0 : i + 1;
+  cur_since_ = ready_at_[i];
+  cur_picked_ = at;
+  const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
+                  setup_.mode == Mode::Adaptive;
+  Cycle cost = 0;
+  if (sw) {
+    const Warp& w = resident_[i];
+    cost = sw_issue_cycles(setup_.cost, shape(w), vector_width(w.brief.flags));
+  }
+  cur_ready_ = at + cost;
+  stats_.sw_overhead_cycles += cost;
+}
+
 void SubCore::step() {
   const Cycle now = now_cycle();
   if (setup_.plant_lost_wakeup && stats_.instructions > 0) return;  // test only: wake-ups lost from now on
   if (cur_ < 0 && now >= port_free_at_ && !resident_.empty()) {
     // loose round-robin: first ready warp after the last one picked
-    if (const size_t i = first_ready(now); i != kNone) {
-      const size_t n = resident_.size();
-      cur_ = static_cast<int>(i);
-      rr_ = i + 1 == n ? 0 : i + 1;
-      cur_since_ = ready_at_[i];
-      cur_picked_ = now;
-      const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
-                      setup_.mode == Mode::Adaptive;
-      Cycle cost = 0;
-      if (sw) {
-        const Warp& w = resident_[i];
-        cost = sw_issue_cycles(setup_.cost, shape(w), vector_width(w.brief.flags));
-      }
-      cur_ready_ = now + cost;
-      stats_.sw_overhead_cycles += cost;
-    }
+    if (const size_t i = first_ready(now); i != kNone) pick(i, now);
   }
   if (cur_ >= 0) {
     if (now < cur_ready_) {
@@ -284,6 +286,21 @@ void SubCore::step() {
     // cycle before its issue pops it.
     const size_t i = first_ready(floor);
     source_.will_pop(resident_[i].src, resident_[i].brief);
+  }
+  if (next != kNever && to_lsu && setup_.mode != Mode::SwT && to_lsu->size() >= to_lsu->capacity()) {
+    // The LSU port still holds the last packet, and only the LSU taking it makes room. The
+    // step at `next` would pick warp i (nothing it reads changes before then: this sub-core's
+    // state moves only in its own steps) and, its instruction needing the port (one packet
+    // per instruction: vector width 1), find it full and wait for room. So pick it now, as
+    // of `next`, and wait for room at once: the LSU's pop wakes us (a pop before `next`
+    // wakes us early, to find the pick not yet due). Same picks, same cycles, one step per
+    // issue fewer whenever the port is the bottleneck (most issues under back-pressure).
+    const size_t i = first_ready(next);
+    if (vector_width(resident_[i].brief.flags) == 1) {
+      pick(i, next);
+      to_lsu->await_room(now);
+      return;
+    }
   }
   if (next != kNever) wake.at(next);
 }

@@ -88,6 +88,7 @@ class SubCore : public sc_core::sc_module {
   // (loose round-robin), or kNone.
   static constexpr size_t kNone = SIZE_MAX;
   size_t first_ready(Cycle by) const;
+  void pick(size_t i, Cycle at);  // the port picks resident warp i in cycle `at`
   // Which of an instruction's address groups the SW mode reduces in the core: those of >= threshold
   // (and 2) lanes where eligible; serial (SW-S's loop) or the butterfly.
   // How a reduced group's lanes are summed: SW-S's serial loop, the butterfly (SW-B, Adaptive's
