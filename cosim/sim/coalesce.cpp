@@ -7,18 +7,6 @@ namespace arc::sim {
 
 namespace {
 
-// A run (request.h): `count` one-word rounds on word `addr` carrying `lanes` lane updates,
-// priced per round as the ops it stands for.
-Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
-  assert(count <= OpBlock::kCap);  // one instruction's ops (Request::count is 8-bit)
-  Request r(LaneOp{addr, 0, lanes}, sm);
-  r.count = static_cast<uint8_t>(count);
-  r.rounds = static_cast<uint8_t>(count);
-  r.bytes = count * l2_round_bytes(1, 1, 1, setup);
-  r.link_bytes = count * round_bytes(1, 1, 1, setup);
-  return r;
-}
-
 // Every op its own request of one round.
 void append_singles(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, uint32_t single, uint32_t single_link) {
   for (size_t i = 0; i < n; ++i) {
@@ -211,12 +199,6 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
 }
 
 }  // namespace
-
-void append_run(Packet& out, uint32_t addr, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
-  assert(setup.runs && setup.granule_words != 0 && lanes >= 1);
-  out.push_back(run_request(addr, lanes, lanes, sm, setup));
-  out.back().bytes += setup.instruction_bytes;  // on the L2 side, once (as append_requests)
-}
 
 void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
                      uint32_t vec) {

@@ -74,33 +74,6 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, in
   return pack_as(in, one_address(in), values, out, more, stride);
 }
 
-size_t pack_uniform(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, int64_t stride) {
-  return pack_as(in, true, values, out, more, stride);
-}
-
-namespace {
-
-// The fields an Instr and an InstrBrief share, from the fixed part of the record at p (its
-// length prefix first); returns where its stride (if any) and lanes follow.
-template <class Out>
-const uint8_t* read_common(const uint8_t* p, Out& out, uint32_t& more, int64_t& stride) {
-  p += 2;
-  __builtin_memcpy(&out.active_mask, p + kMask, 4);
-  __builtin_memcpy(&out.gap, p + kGap, 4);
-  out.flags = p[kFlags];
-  out.param = p[kParam];
-  out.nparams = p[kNparams];
-  more = p[kMore];
-  const uint8_t* q = p + kFixed;
-  stride = 0;
-  if (more) {
-    __builtin_memcpy(&stride, q, 8);
-    q += 8;
-  }
-  return q;
-}
-
-}  // namespace
 
 void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride) {
   const bool uniform = p[2 + kUniform] != 0;
@@ -126,14 +99,6 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, in
       p += 4;
     }
   }
-}
-
-void unpack_brief(const uint8_t* p, InstrBrief& out) {
-  uint32_t more;
-  out.uniform = p[2 + kUniform] != 0;
-  __builtin_memcpy(&out.addr, p + 2 + kWord, 4);
-  read_common(p, out, more, out.stride);
-  out.more = static_cast<uint8_t>(more);
 }
 
 void next_param(InstrBrief& in, int64_t stride) {

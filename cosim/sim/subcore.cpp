@@ -239,7 +239,7 @@ size_t SubCore::first_ready(Cycle by) const {
   return kNone;
 }
 
-void SubCore::pick(size_t i, Cycle at) {
+inline void SubCore::pick(size_t i, Cycle at) {
   const size_t n = resident_.size();
   cur_ = static_cast<int>(i);
   rr_ = i + 1 == n ? 0 : i + 1;

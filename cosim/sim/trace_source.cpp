@@ -191,7 +191,8 @@ class FileSource : public InstrSource {
       b.offset.push_back(static_cast<uint32_t>(at));
       if (b.bytes.size() < at + packed::kMax) b.bytes.resize(std::max(2 * b.bytes.size(), at + packed::kMax));
       uint8_t* const o = b.bytes.data() + at;
-      at += uniform ? packed::pack_uniform(*in, values_, o, n - 1, stride) : packed::pack(*in, values_, o, n - 1, stride);
+      at += uniform ? packed::pack_uniform_timing(*in, o, n - 1, stride)  // uniform: timing-only (above)
+                    : packed::pack(*in, values_, o, n - 1, stride);
     }
     return b.warp.size() == kBatch;
   }
