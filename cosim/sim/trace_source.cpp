@@ -72,7 +72,10 @@ class FileSource : public InstrSource {
         queues_(s.warps.size()),
         warps_(s.warps),
         head_of_(s.warps.size(), nullptr) {
-    if (s.from_table) tally_.emplace(s.header);
+    if (s.from_table) {
+      tally_.emplace(s.header);
+      tally_->keys(s.warps.size());  // a record's warp is found in index_ (the table) first: its key
+    }
     reader_.ignore_seq();  // nothing here reads seq (packed records do not keep it)
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
@@ -185,7 +188,7 @@ class FileSource : public InstrSource {
       const bool uniform = !values_ && reader_.last_call_uniform();
       if (tally_) {
         if (values_) tally_->add(*in, tally_instrs_++);
-        else tally_->add_call(*in, n, stride, uniform);
+        else tally_->add_call(*in, n, stride, uniform, k);
       }
       b.warp.push_back(static_cast<uint32_t>(k));
       b.offset.push_back(static_cast<uint32_t>(at));
