@@ -59,6 +59,12 @@ inline uint32_t l2_round_bytes(uint32_t words, uint32_t sectors, uint32_t lanes,
 // `vec` = words per lane (vector atomics: 2 or 4; a round's lanes = ceil(words / vec)).
 void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
                      uint32_t vec = 1);
+// append_requests() (vec 1) of an instruction's one-lane ops given as its words in lane order
+// of first appearance, counts[k] ops on words[k] (n ops in all, at least two words), where
+// setup.runs holds and coalescing is on: the same requests, without the ops. False (nothing
+// appended) where two of the words share a granule (then append_requests() on the ops).
+bool append_word_groups(Packet& out, const uint32_t* words, const uint32_t* counts, uint32_t nw, uint32_t n,
+                        uint32_t sm, const CoalesceSetup& setup);
 // A run (request.h): `count` one-word rounds on word `addr` carrying `lanes` lane updates,
 // priced per round as the ops it stands for.
 inline Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {

@@ -159,8 +159,9 @@ class ChunkQueues {
 // A record packed for a warp's queue: its 2-byte length, then a fixed part of kFixed bytes
 // (active mask, gap and the uniform word as u32; flags, param, nparams, `more` and the
 // address kind as u8), the stride (i64) where more > 0, then the lanes: nothing for a
-// warp-uniform record (every active lane on the one word), else zigzag varint deltas between
-// active lanes' addresses; then the raw values (full traces only). No seq, reduced mask or
+// warp-uniform record (every active lane on the one word), else its few words and a word
+// index per lane, or zigzag varint deltas between active lanes' addresses (kLanes* below);
+// then the raw values (full traces only). No seq, reduced mask or
 // partial sums: the model reads none of them. The fixed part is read with plain loads
 // (unpack_brief, per instruction on the model's thread).
 namespace packed {
@@ -168,6 +169,13 @@ namespace packed {
 // Offsets in the fixed part (after the length).
 constexpr size_t kMask = 0, kGap = 4, kWord = 8, kFlags = 12, kParam = 13, kNparams = 14, kMore = 15, kUniform = 16;
 constexpr size_t kFixed = 17;
+// The byte at kUniform: how the lanes' addresses follow. Uniform: none (every active lane on
+// the fixed part's word). Words: a record whose lanes are on at most kMaxWords words (most
+// of those that are not warp-uniform), as a u8 count, the words (u32 each) and a byte per
+// active lane naming its word: no multi-byte varint per lane to write or read (the words of a
+// scattered instruction lie far apart). Deltas: any other, zigzag varint deltas.
+constexpr uint8_t kLanesDeltas = 0, kLanesUniform = 1, kLanesWords = 2;
+constexpr uint32_t kMaxWords = 8;
 
 // A timing-only trace's call travels as one record, its param 0 with `more` = the params that
 // follow (then the stride): they differ from it only as next_param() says.
@@ -192,7 +200,7 @@ inline size_t pack_uniform_timing(const trace::Instr& in, uint8_t* out, uint32_t
   o[kParam] = in.param;
   o[kNparams] = in.nparams;
   o[kMore] = static_cast<uint8_t>(more);
-  o[kUniform] = 1;
+  o[kUniform] = kLanesUniform;
   size_t n = kFixed;
   if (more) {
     __builtin_memcpy(o + kFixed, &stride, 8);
@@ -226,11 +234,15 @@ const uint8_t* read_common(const uint8_t* p, Out& out, uint32_t& more, int64_t& 
   }
   return q;
 }
+// A kLanesWords record (else 0) at p as its words in lane order of first appearance, each
+// with its lane count, for param `param` of its call (words + param x stride); returns their
+// number (<= kMaxWords).
+uint32_t word_runs(const uint8_t* p, uint32_t param, int64_t stride, uint32_t* words, uint32_t* counts);
 // The record at p without its lanes (what unpack() would give, briefly), with its call's more
 // and stride. Inline: once per warp instruction, on the model's thread.
 inline void unpack_brief(const uint8_t* p, InstrBrief& out) {
   uint32_t more;
-  out.uniform = p[2 + kUniform] != 0;
+  out.uniform = p[2 + kUniform] == kLanesUniform;
   __builtin_memcpy(&out.addr, p + 2 + kWord, 4);
   read_common(p, out, more, out.stride);
   out.more = static_cast<uint8_t>(more);

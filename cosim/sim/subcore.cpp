@@ -116,6 +116,16 @@ bool SubCore::uniform_sw_packet(const InstrBrief& b, Packet& p) {
   return true;
 }
 
+bool SubCore::words_packet(size_t src, const InstrBrief& b, uint32_t lanes, Packet& p) {
+  uint32_t words[InstrSource::kMaxWordRuns], counts[InstrSource::kMaxWordRuns];
+  const uint32_t nw = source_.word_runs(src, b, words, counts);
+  if (nw == 0) return false;
+  p = take_packet();
+  if (append_word_groups(p, words, counts, nw, lanes, setup_.sm, setup_.coalesce)) return true;
+  give_back(std::move(p));
+  return false;
+}
+
 bool SubCore::swt_collect(Gather& g, const trace::Instr& in) {
   const uint32_t n = static_cast<uint32_t>(__builtin_popcount(in.active_mask));
   const int lead = __builtin_ctz(in.active_mask);
@@ -178,6 +188,9 @@ bool SubCore::try_issue(Cycle now) {
     } else if (Packet u; vw == 1 && setup_.mode != Mode::Baseline && !sm_buffered(setup_.mode) &&
                         uniform_sw_packet(b, u)) {
       to_lsu->push(now, std::move(u));
+    } else if (Packet g; setup_.mode == Mode::Baseline && vw == 1 && setup_.coalesce.runs &&
+                         setup_.coalesce.granule_words && !setup_.read_lanes && words_packet(src, b, lanes, g)) {
+      to_lsu->push(now, std::move(g));  // a timing-only instruction on a few words: its requests from them
     } else {
       const trace::Instr& in = source_.front(src, b);
       LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops

@@ -110,7 +110,11 @@ class SubCore : public sc_core::sc_module {
   // sw-s / sw-b / sw-t / adaptive: its packet from the brief, as sw_ops() and
   // append_requests() would make it from its lanes. False where that does not apply.
   bool uniform_sw_packet(const InstrBrief& b, Packet& p);
-  bool swt_collect(Gather& g, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
+  bool swt_collect(Gather& g, const trace::Instr& in);
+  // Baseline, coalesced with runs: warp src's instruction (brief b, `lanes` active) from its
+  // words and their lane counts (InstrSource::word_runs), as append_requests() would make it
+  // from its lanes. False where that does not apply (then the lanes).
+  bool words_packet(size_t src, const InstrBrief& b, uint32_t lanes, Packet& p);  // sw-t: adds in's sum; true while more params follow
 
   // What every step reads first, side by side (a step finds them out of cache: 528 sub-cores
   // take turns); the large scratch buffers last.

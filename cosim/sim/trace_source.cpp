@@ -13,6 +13,8 @@
 
 namespace arc::sim {
 
+static_assert(packed::kMaxWords <= InstrSource::kMaxWordRuns, "a record's words fit word_runs()'s arrays");
+
 InstrBrief brief_of(const trace::Instr& in) {
   InstrBrief b;
   b.active_mask = in.active_mask;
@@ -120,6 +122,12 @@ class FileSource : public InstrSource {
       head_of_[w] = nullptr;
     }
     if (next) read_next(w, b);
+  }
+  uint32_t word_runs(size_t w, const InstrBrief& b, uint32_t* words, uint32_t* counts) override {
+    if (values_ || brief_only(b)) return 0;
+    const Head& h = *head_of_[w];
+    if (h.in) return 0;  // unpacked already (front() was asked): its lanes are at hand
+    return packed::word_runs(h.rec, b.param, b.stride, words, counts);
   }
   void will_pop(size_t w, const InstrBrief& b) override {
     queues_.prefetch_queue(w);  // what take_next() reads first
@@ -232,7 +240,7 @@ class FileSource : public InstrSource {
   // warp-uniform timing-only record needs no slot: front() makes its lanes from the brief.
   struct Head {
     trace::Instr* in = nullptr;   // unpacked (from instrs_), or null while only `rec` holds it
-    uint8_t rec[40];              // !in: the packed record
+    uint8_t rec[96];              // !in: the packed record (a few words' record fits: kLanesWords)
   };
   bool brief_only(const InstrBrief& b) const { return b.uniform && !values_; }
   void unpack(const uint8_t* p, trace::Instr& in) const {
