@@ -33,6 +33,12 @@ class BitSet {
   void for_each(F&& f) {  // ascending, on a snapshot
     for_each_from(0, f);
   }
+  // for_each() over the members that `mask` (a set of the same size) also holds.
+  template <class F>
+  void for_each_in(const BitSet& mask, F&& f) {
+    for (size_t b = 0; b < w_.size(); ++b) snap_[b] = w_[b] & mask.w_[b];
+    visit(snap_, 0, n_, f);
+  }
 
  private:
   template <class F>

@@ -51,9 +51,25 @@ Cycle Calendar::next_due(Cycle now) const {
 }
 
 void Calendar::fire() {
-  const Cycle now = sc_core::sc_time_stamp().value() / ticks_per_cycle();
-  detail::g_now = now;
+  const Cycle start = sc_core::sc_time_stamp().value() / ticks_per_cycle();  // SystemC's time stays here
+  Cycle now = start;
   firing_ = true;
+  for (;;) {
+    run_cycle(now);
+    const Cycle next = next_due(now);
+    if (next < horizon_) {  // inside the current sc_start(): no round trip through the kernel
+      now = next;
+      continue;
+    }
+    firing_ = false;
+    if (next == kNever) armed_ = kNever;
+    else arm(next, start);  // a delay from SystemC's time
+    return;
+  }
+}
+
+void Calendar::run_cycle(Cycle now) {
+  detail::g_now = now;
   auto due = [&](Wake* w, Cycle at) {
     if (w->pending_ == at && !w->queued_) run_now(w);  // else superseded by an earlier request
   };
@@ -82,10 +98,6 @@ void Calendar::fire() {
     w->run_();
   }
   now_.clear();
-  firing_ = false;
-  const Cycle next = next_due(now);
-  if (next == kNever) armed_ = kNever;
-  else arm(next, now);
 }
 
 }  // namespace arc::sim

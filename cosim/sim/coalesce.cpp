@@ -7,18 +7,6 @@ namespace arc::sim {
 
 namespace {
 
-// A run (request.h): `count` one-word rounds on word `addr` carrying `lanes` lane updates,
-// priced per round as the ops it stands for.
-Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
-  assert(count <= OpBlock::kCap);  // one instruction's ops (Request::count is 8-bit)
-  Request r(LaneOp{addr, 0, lanes}, sm);
-  r.count = static_cast<uint8_t>(count);
-  r.rounds = static_cast<uint8_t>(count);
-  r.bytes = count * l2_round_bytes(1, 1, 1, setup);
-  r.link_bytes = count * round_bytes(1, 1, 1, setup);
-  return r;
-}
-
 // Every op its own request of one round.
 void append_singles(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, uint32_t single, uint32_t single_link) {
   for (size_t i = 0; i < n; ++i) {
@@ -34,17 +22,17 @@ void append_singles(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, uint3
 bool append_word_runs(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
                       uint32_t shift, uint32_t single, uint32_t single_link) {
   struct Granule {
-    uint32_t word, count, lanes;
+    uint32_t gran, word, count, lanes;  // gran = word >> shift (compared for every op)
     uint32_t first;  // its first op
   };
   Granule g[OpBlock::kCap];
   uint32_t ng = 0;
   for (size_t i = 0; i < n; ++i) {
-    const uint32_t a = ops[i].addr;
+    const uint32_t a = ops[i].addr, ga = a >> shift;
     uint32_t k = 0;
-    while (k < ng && g[k].word >> shift != a >> shift) ++k;
+    while (k < ng && g[k].gran != ga) ++k;
     if (k == ng) {
-      g[ng++] = {a, 1, ops[i].lanes, static_cast<uint32_t>(i)};
+      g[ng++] = {ga, a, 1, ops[i].lanes, static_cast<uint32_t>(i)};
     } else {
       if (g[k].word != a) return false;  // two words in one granule: the general path
       ++g[k].count;
@@ -89,7 +77,7 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
   }
   // A warp-uniform instruction (every op on one word): one request of n rounds, one word each.
   bool uniform = true;
-  for (size_t i = 1; i < n; ++i) uniform &= ops[i].addr == ops[0].addr;
+  for (size_t i = 1; i < n && uniform; ++i) uniform = ops[i].addr == ops[0].addr;
   if (uniform && setup.runs) {
     uint32_t lanes = 0;
     for (size_t i = 0; i < n; ++i) lanes += ops[i].lanes;
@@ -212,10 +200,41 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
 
 }  // namespace
 
-void append_run(Packet& out, uint32_t addr, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
-  assert(setup.runs && setup.granule_words != 0 && lanes >= 1);
-  out.push_back(run_request(addr, lanes, lanes, sm, setup));
-  out.back().bytes += setup.instruction_bytes;  // on the L2 side, once (as append_requests)
+bool append_word_groups(Packet& out, const uint32_t* words, const uint32_t* counts, uint32_t nw, uint32_t n,
+                        uint32_t sm, const CoalesceSetup& setup) {
+  // append_word_runs() on those ops: with one word per granule, its granules are these words
+  // in this order.
+  const uint32_t shift = static_cast<uint32_t>(__builtin_ctz(setup.granule_words));
+  for (uint32_t k = 1; k < nw; ++k)
+    for (uint32_t j = 0; j < k; ++j)
+      if (words[j] >> shift == words[k] >> shift) return false;
+  const uint32_t single = l2_round_bytes(1, 1, 1, setup), single_link = round_bytes(1, 1, 1, setup);
+  const size_t first = out.size();
+  if (nw == n) {  // nothing shares a granule: append_singles()
+    for (uint32_t k = 0; k < nw; ++k) {
+      out.emplace_back(LaneOp{words[k], 0, 1}, sm);
+      out.back().bytes = single;
+      out.back().link_bytes = single_link;
+    }
+  } else {
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < nw; ++k) {
+      if (counts[k] > 1) {
+        out.push_back(run_request(words[k], counts[k], counts[k], sm, setup));
+      } else {
+        Request r;
+        r.sm = static_cast<uint16_t>(sm);
+        r.first = static_cast<uint8_t>(at);
+        r.one = LaneOp{words[k], 0, 1};
+        r.bytes = single;
+        r.link_bytes = single_link;
+        out.push_back(std::move(r));
+      }
+      at += counts[k];
+    }
+  }
+  out[first].bytes += setup.instruction_bytes;  // on the L2 side, once (as append_requests)
+  return true;
 }
 
 void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,

@@ -15,6 +15,7 @@
 // (l2_header_bytes, l2_sector_bytes) and a cost per warp instruction (instruction_bytes, on the
 // packet's first request): model knobs l2_request_*_bytes and l2_instruction_bytes.
 #pragma once
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -58,9 +59,31 @@ inline uint32_t l2_round_bytes(uint32_t words, uint32_t sectors, uint32_t lanes,
 // `vec` = words per lane (vector atomics: 2 or 4; a round's lanes = ceil(words / vec)).
 void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,
                      uint32_t vec = 1);
+// append_requests() (vec 1) of an instruction's one-lane ops given as its words in lane order
+// of first appearance, counts[k] ops on words[k] (n ops in all, at least two words), where
+// setup.runs holds and coalescing is on: the same requests, without the ops. False (nothing
+// appended) where two of the words share a granule (then append_requests() on the ops).
+bool append_word_groups(Packet& out, const uint32_t* words, const uint32_t* counts, uint32_t nw, uint32_t n,
+                        uint32_t sm, const CoalesceSetup& setup);
+// A run (request.h): `count` one-word rounds on word `addr` carrying `lanes` lane updates,
+// priced per round as the ops it stands for.
+inline Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
+  assert(count <= OpBlock::kCap);  // one instruction's ops (Request::count is 8-bit)
+  Request r(LaneOp{addr, 0, lanes}, sm);
+  r.count = static_cast<uint8_t>(count);
+  r.rounds = static_cast<uint8_t>(count);
+  r.bytes = count * l2_round_bytes(1, 1, 1, setup);
+  r.link_bytes = count * round_bytes(1, 1, 1, setup);
+  return r;
+}
 // The same for a warp-uniform instruction of `lanes` one-lane ops on word `addr` where
 // setup.runs holds and coalescing is on: its one request, a run (request.h) when lanes > 1.
-// Equal to append_requests() on those ops, without building them.
-void append_run(Packet& out, uint32_t addr, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup);
+// Equal to append_requests() on those ops, without building them. Inline: the sub-core's
+// issue of a warp-uniform instruction (most of a timing-only trace's) is this one request.
+inline void append_run(Packet& out, uint32_t addr, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {
+  assert(setup.runs && setup.granule_words != 0 && lanes >= 1);
+  out.push_back(run_request(addr, lanes, lanes, sm, setup));
+  out.back().bytes += setup.instruction_bytes;  // on the L2 side, once (as append_requests)
+}
 
 }  // namespace arc::sim

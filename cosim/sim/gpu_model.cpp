@@ -60,7 +60,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   for (size_t r = 0; r < rops_.size(); ++r) {
     rops_[r]->in.set_capacity(static_cast<size_t>(rop_queue_depth(spec)));
     rops_[r]->in.bind(&rops_[r]->wake, &icnt_->wake);
-    icnt_->to_rop[r] = &rops_[r]->in;
+    icnt_->attach_rop(static_cast<uint32_t>(r), rops_[r]->in);
   }
 
   LsuSetup ls;

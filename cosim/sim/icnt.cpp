@@ -25,6 +25,7 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
       active_(setup.sms),
       blocked_(setup.rops),
       blocked_rops_(setup.rops),
+      look_(setup.rops),
       sm_slot_(setup.sms, 0),
       eject_slot_(setup.rops, 0),
       links_of_sm_(setup.sms, {kNoLink, kNoLink}) {
@@ -57,8 +58,11 @@ Icnt::Icnt(sc_core::sc_module_name name, const IcntSetup& setup)
     for (uint32_t sm = 0; sm < setup.sms; ++sm)
       if (L.of_sm[sm] != kNoLink) top_of_sm_[sm] = L.of_sm[sm];
   }
+  if (turn_.size() > 64)  // turn_used_ is a 64-bit mask (a GPU has a few dozen GPCs at most)
+    throw Error("internal: the crossbar's visiting order handles at most 63 shared links at the top level");
   from_sm.assign(setup.sms, Link<Request>(setup.input_depth));
   to_rop.resize(setup.rops, nullptr);
+  for (uint32_t r = 0; r < setup.rops; ++r) rop_hints_.push_back({this, r});
   wake.bind([this] { step(); });
 }
 
@@ -81,10 +85,11 @@ void Icnt::step() {
   // come back, the others stay blocked (a visit would only block them again). A waiter whose
   // link is busy this cycle comes back too (its visit parks it).
   recheck_.clear();
-  blocked_rops_.for_each([&](size_t rop) {
+  blocked_rops_.for_each_in(look_, [&](size_t rop) {
+    look_.erase(rop);
     Link<Request>& out = *to_rop[rop];
     if (!out.can_push(now)) {
-      out.await_room(now);  // the ROP's pop wakes us
+      await_rop(static_cast<uint32_t>(rop), now);  // the ROP's pop wakes us
       return;
     }
     std::vector<uint32_t>& waiting = blocked_[rop];
@@ -136,12 +141,13 @@ void Icnt::step() {
     Link<Request>& in = from_sm[sm];
     bool blocked = false;
     uint64_t& slot = sm_slot_[sm];
-    while (in.ready(now) && has_room(slot, now, F) && (!shared || stopping(sm) == kNoLink)) {
+    uint32_t stop = kNoLink;  // the shared link that ended the sends (kNoLink: none did)
+    while (in.ready(now) && has_room(slot, now, F) && (!shared || (stop = stopping(sm)) == kNoLink)) {
       const Request& r = in.front();
       const uint32_t rop = r.rop;
       Link<Request>& out = *to_rop[rop];
       if (!out.can_push(now)) {
-        out.await_room(now);  // the ROP's pop wakes us
+        await_rop(rop, now);  // the ROP's pop wakes us
         blocked_[rop].push_back(sm);
         blocked_rops_.insert(rop);
         state_[sm] = kBlocked;
@@ -165,15 +171,18 @@ void Icnt::step() {
       eject_slot_[rop] = es + r.bytes;
       const Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, last + lat);
       if (word_state) load_hint(word_state + r.addr());
-      out.push(now, in.pop(now), at - now);
+      out.push(now, std::move(in.front_mut()), at - now);
+      in.pop_moved(now);
     }
     if (blocked) return;
     // Next cycle this SM can send: its link's next free byte, or its head becoming visible.
     // Until then it waits out of the visiting order (an LSU push only appends behind the
     // head, so it cannot make that cycle earlier).
     Cycle resume = kNever;
-    if (shared && in.ready(now) && has_room(slot, now, F)) {
-      if (const uint32_t l = stopping(sm); l != kNoLink) {
+    {
+      // A shared link stopped it (its head is visible and its own link has room: the loop's
+      // other conditions held when that link was found, and nothing has changed since).
+      if (const uint32_t l = stop; l != kNoLink) {
         // Its own link has room, a shared one has none (or others wait for it first): it
         // joins that link's waiters, served in order as the link frees (see below).
         shared_[l].waiting.push_back(sm);
@@ -234,22 +243,34 @@ void Icnt::step() {
   if (!shared || now > contended_until_) {
     active_.for_each_from(rr, visit);
   } else {
-    for (std::vector<uint32_t>& t : turn_) t.clear();
+    // Only the lists that got an SM are cleared, measured and walked (turn_used_, in list
+    // order: the same visits as walking every list).
+    for (uint64_t u = turn_used_; u; u &= u - 1) turn_[static_cast<size_t>(__builtin_ctzll(u))].clear();
+    turn_used_ = 0;
     later_.clear();
     active_.for_each_from(0, [&](size_t sm) {  // ascending ids: each list stays in id order
-      (from_sm[sm].ready(now) ? turn_[top_of_sm_[sm]] : later_).push_back(static_cast<uint32_t>(sm));
+      if (from_sm[sm].ready(now)) {
+        const uint32_t t = top_of_sm_[sm];
+        turn_[t].push_back(static_cast<uint32_t>(sm));
+        turn_used_ |= uint64_t{1} << t;
+      } else {
+        later_.push_back(static_cast<uint32_t>(sm));
+      }
     });
     uint32_t widest = 0;
-    for (const std::vector<uint32_t>& t : turn_) widest = std::max(widest, static_cast<uint32_t>(t.size()));
+    for (uint64_t u = turn_used_; u; u &= u - 1)
+      widest = std::max(widest, static_cast<uint32_t>(turn_[static_cast<size_t>(__builtin_ctzll(u))].size()));
     for (uint32_t k = 0; k < widest; ++k)
-      for (const std::vector<uint32_t>& m : turn_)
+      for (uint64_t u = turn_used_; u; u &= u - 1) {
+        const std::vector<uint32_t>& m = turn_[static_cast<size_t>(__builtin_ctzll(u))];
         if (k < m.size()) visit(m[(k + now) % m.size()]);
+      }
     for (uint32_t sm : later_)
       if (active_.contains(sm)) visit(sm);
   }
   // A unit whose remaining waiters were not visited is full now: the next pop must wake us.
   for (uint32_t rop : recheck_)
-    if (!blocked_[rop].empty()) to_rop[rop]->await_room(now);
+    if (!blocked_[rop].empty()) await_rop(rop, now);
   next = std::min(next, parked_.next());
   wake.at(next);
 }

@@ -62,7 +62,13 @@ class Icnt : public sc_core::sc_module {
   Icnt(sc_core::sc_module_name name, const IcntSetup& setup);
 
   std::vector<Link<Request>> from_sm;  // side by side: the crossbar visits them every cycle (never resized)
-  std::vector<Link<Request>*> to_rop;
+  std::vector<Link<Request>*> to_rop;  // set through attach_rop()
+  // ROP unit `rop`'s input link: the crossbar sends into it and hears (Link room hint) when a
+  // pop frees room it waited for.
+  void attach_rop(uint32_t rop, Link<Request>& in) {
+    to_rop[rop] = &in;
+    in.set_room_hint(&Icnt::rop_room, &rop_hints_[rop]);
+  }
   // The ROP units' per-word state (indexed by word address), or null: a request's word is
   // prefetched as it enters the crossbar, so its unit finds it in cache (a hint: no effect
   // on timing or results).
@@ -95,6 +101,28 @@ class Icnt : public sc_core::sc_module {
   std::vector<std::vector<uint32_t>> blocked_;   // per ROP unit: the SMs waiting on its input
   BitSet blocked_rops_;                          // ROP units with SMs waiting on them
   std::vector<uint32_t> recheck_;                // this step: units that kept waiters back
+  // Units whose input may have room for their waiters: a pop freed a slot since they were
+  // last found full, or their room comes next cycle (await_room woke us for it). A blocked
+  // unit not in it is still full and already waits for its pop (the hint puts it back), so a
+  // step looks only at these (most blocked units have no room in most cycles).
+  BitSet look_;
+  struct RopHint {
+    Icnt* icnt;
+    uint32_t rop;
+  };
+  std::vector<RopHint> rop_hints_;  // per ROP unit (never resized: the links hold pointers)
+  static void rop_room(void* ctx) {
+    const RopHint& h = *static_cast<const RopHint*>(ctx);
+    h.icnt->look_.insert(h.rop);
+  }
+  // out.await_room() for unit rop: its pop wakes us, or, with a slot freed this cycle, the
+  // next cycle does (then the unit stays in look_: no pop will tell).
+  void await_rop(uint32_t rop, Cycle now) {
+    Link<Request>& out = *to_rop[rop];
+    out.await_room(now);
+    if (out.size() < out.capacity()) look_.insert(rop);
+  }
+  uint64_t turn_used_ = 0;  // bit t: turn_[t] got an SM this step (turn_.size() <= 64)
   ParkWheel parked_;                             // SMs by the cycle they can send again
   // Byte slots (slot = cycle x bytes per cycle + k): the next free one of each SM's link and
   // of each ROP port's ejection.

@@ -54,7 +54,9 @@ class Link {
       producer_waits_ = true;
     }
   }
-  void push(Cycle now, T x, Cycle delay = 1) {
+  // x by rvalue reference: moved once, straight into its slot (a by-value parameter cost a
+  // second move and a destructor per hand-over, on every request's way to its ROP unit).
+  void push(Cycle now, T&& x, Cycle delay = 1) {
     assert(delay >= 1 && can_push(now));
     if (q_.empty()) front_at_ = now + delay;
     auto& slot = q_.append_slot();
@@ -83,9 +85,27 @@ class Link {
     note_pop(now);
     return x;
   }
+  // pop() for a front the consumer has already moved from (e.g. straight into the next link):
+  // one move per hand-over instead of two.
+  void pop_moved(Cycle now) {
+    assert(ready(now));
+    q_.drop_front();
+    front_at_ = q_.empty() ? kNever : q_.front().first;
+    note_pop(now);
+  }
   // Consumer look-ahead: item i (0 = front) and taking it out of order.
   bool ready_at(Cycle now, size_t i) const { return i < q_.size() && q_[i].first <= now; }
   const T& item(size_t i) const { return q_[i].second; }
+  // pop_at() whose item the consumer no longer needs (it read it in place): the front's op
+  // block (if any) is let go and the slot dropped, without moving the item out.
+  void drop_at(Cycle now, size_t i) {
+    if (i != 0) {
+      pop_at(now, i);
+      return;
+    }
+    q_.front().second = T();
+    pop_moved(now);
+  }
   T pop_at(Cycle now, size_t i) {
     if (i == 0) return pop(now);
     T x = std::move(q_[i].second);

@@ -76,10 +76,10 @@ void Lsu::step() {
   }
   // 1. Forward from the head, in order, while the crossbar input takes requests.
   for (uint32_t k = 0; k < setup_.issue_per_cycle && !queue_.empty() && to_icnt->can_push(now); ++k) {
-    Request r = std::move(queue_.front());
-    queue_.drop_front();  // moved from
+    Request& r = queue_.front();
     r.rop = hash_(r.addr());
-    to_icnt->push(now, std::move(r));
+    to_icnt->push(now, std::move(r));  // straight from the queue's slot into the link's
+    queue_.drop_front();               // moved from
     icnt->pushed(setup_.sm);
     ++stats_.requests_to_l2;  // the run-wide one feeds the time series: kept current
     ++requests_;

@@ -41,13 +41,38 @@ size_t pack_as(const trace::Instr& in, bool uniform, bool values, uint8_t* out, 
   o[kParam] = in.param;
   o[kNparams] = in.nparams;
   o[kMore] = static_cast<uint8_t>(more);
-  o[kUniform] = uniform ? 1 : 0;
+  o[kUniform] = uniform ? kLanesUniform : kLanesDeltas;
+  uint8_t* const kind = o + kUniform;
   o += kFixed;
   if (more) {
     __builtin_memcpy(o, &stride, 8);
     o += 8;
   }
   if (!uniform) {
+    // A few words (kMaxWords): each once, then a byte per active lane naming its word.
+    uint32_t words[kMaxWords], nw = 0;
+    uint8_t which[trace::kLanes];
+    uint32_t lanes = 0;
+    for (uint32_t m = in.active_mask; m; m &= m - 1) {
+      const uint32_t a = in.addr[static_cast<size_t>(__builtin_ctz(m))];
+      uint32_t k = 0;
+      while (k < nw && words[k] != a) ++k;
+      if (k == nw) {
+        if (nw == kMaxWords) break;
+        words[nw++] = a;
+      }
+      which[lanes++] = static_cast<uint8_t>(k);
+    }
+    if (lanes == static_cast<uint32_t>(__builtin_popcount(in.active_mask))) {
+      *kind = kLanesWords;
+      *o++ = static_cast<uint8_t>(nw);
+      __builtin_memcpy(o, words, 4 * nw);
+      o += 4 * nw;
+      __builtin_memcpy(o, which, lanes);
+      o += lanes;
+    }
+  }
+  if (!uniform && *kind == kLanesDeltas) {
     uint32_t prev = 0;
     for (uint32_t m = in.active_mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
@@ -74,44 +99,24 @@ size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, in
   return pack_as(in, one_address(in), values, out, more, stride);
 }
 
-size_t pack_uniform(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, int64_t stride) {
-  return pack_as(in, true, values, out, more, stride);
-}
-
-namespace {
-
-// The fields an Instr and an InstrBrief share, from the fixed part of the record at p (its
-// length prefix first); returns where its stride (if any) and lanes follow.
-template <class Out>
-const uint8_t* read_common(const uint8_t* p, Out& out, uint32_t& more, int64_t& stride) {
-  p += 2;
-  __builtin_memcpy(&out.active_mask, p + kMask, 4);
-  __builtin_memcpy(&out.gap, p + kGap, 4);
-  out.flags = p[kFlags];
-  out.param = p[kParam];
-  out.nparams = p[kNparams];
-  more = p[kMore];
-  const uint8_t* q = p + kFixed;
-  stride = 0;
-  if (more) {
-    __builtin_memcpy(&stride, q, 8);
-    q += 8;
-  }
-  return q;
-}
-
-}  // namespace
 
 void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride) {
-  const bool uniform = p[2 + kUniform] != 0;
+  const uint8_t kind = p[2 + kUniform];
   uint32_t word;
   __builtin_memcpy(&word, p + 2 + kWord, 4);
   p = read_common(p, out, more, stride);
   out.seq = 0;  // not kept (the model reads neither)
   out.reduced_mask = 0;
   if (values) out.value.fill(0);  // inactive lanes read zero, as from the reader (a timing-only head's stay 0)
-  if (uniform) {
+  if (kind == kLanesUniform) {
     fill_lanes(out.addr, word, out.active_mask);
+  } else if (kind == kLanesWords) {
+    out.addr.fill(0);
+    uint32_t words[kMaxWords];
+    const uint32_t nw = *p++;
+    __builtin_memcpy(words, p, 4 * nw);
+    p += 4 * nw;
+    for (uint32_t m = out.active_mask; m; m &= m - 1) out.addr[static_cast<size_t>(__builtin_ctz(m))] = words[*p++];
   } else {
     out.addr.fill(0);
     int64_t prev = 0;
@@ -128,12 +133,21 @@ void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, in
   }
 }
 
-void unpack_brief(const uint8_t* p, InstrBrief& out) {
-  uint32_t more;
-  out.uniform = p[2 + kUniform] != 0;
-  __builtin_memcpy(&out.addr, p + 2 + kWord, 4);
-  read_common(p, out, more, out.stride);
-  out.more = static_cast<uint8_t>(more);
+uint32_t word_runs(const uint8_t* p, uint32_t param, int64_t stride, uint32_t* words, uint32_t* counts) {
+  if (p[2 + kUniform] != kLanesWords) return 0;
+  uint32_t mask;
+  __builtin_memcpy(&mask, p + 2 + kMask, 4);
+  const uint8_t* q = p + 2 + kFixed + (p[2 + kMore] ? 8 : 0);
+  const uint32_t nw = *q++;
+  const int64_t shift = static_cast<int64_t>(param) * stride;
+  for (uint32_t k = 0; k < nw; ++k, q += 4) {
+    uint32_t a;
+    __builtin_memcpy(&a, q, 4);
+    words[k] = static_cast<uint32_t>(static_cast<int64_t>(a) + shift);  // as advance() moves a lane
+    counts[k] = 0;
+  }
+  for (int l = __builtin_popcount(mask); l > 0; --l) ++counts[*q++];
+  return nw;
 }
 
 void next_param(InstrBrief& in, int64_t stride) {

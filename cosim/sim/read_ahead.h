@@ -39,6 +39,16 @@ class ChunkQueues {
   static constexpr uint32_t kChunk = 256;  // bytes of a chunk's data
   explicit ChunkQueues(size_t queues) : q_(queues) {}
   uint32_t count(size_t w) const { return q_[w].count; }
+  // memcpy(d, s, n), without a library call for the usual 17-32 bytes (a warp-uniform
+  // record): two overlapping 16-byte copies.
+  static void copy_bytes(uint8_t* d, const uint8_t* s, size_t n) {
+    if (n >= 16 && n <= 32) {
+      std::memcpy(d, s, 16);
+      std::memcpy(d + n - 16, s + n - 16, 16);
+    } else {
+      std::memcpy(d, s, n);
+    }
+  }
   // Appends one record of n bytes to queue w.
   void push(size_t w, const uint8_t* p, size_t n) {
     Queue& q = q_[w];
@@ -51,7 +61,7 @@ class ChunkQueues {
         q.wr = 0;
       }
       const size_t k = std::min<size_t>(n, kChunk - q.wr);
-      std::memcpy(chunk(q.tail).data + q.wr, p, k);
+      copy_bytes(chunk(q.tail).data + q.wr, p, k);
       q.wr += static_cast<uint32_t>(k);
       p += k;
       n -= k;
@@ -64,7 +74,7 @@ class ChunkQueues {
     while (n) {
       const uint32_t end = q.head == q.tail ? q.wr : kChunk;
       const size_t k = std::min<size_t>(n, end - q.rd);
-      std::memcpy(out, chunk(q.head).data + q.rd, k);
+      copy_bytes(out, chunk(q.head).data + q.rd, k);
       q.rd += static_cast<uint32_t>(k);
       out += k;
       n -= k;
@@ -149,8 +159,9 @@ class ChunkQueues {
 // A record packed for a warp's queue: its 2-byte length, then a fixed part of kFixed bytes
 // (active mask, gap and the uniform word as u32; flags, param, nparams, `more` and the
 // address kind as u8), the stride (i64) where more > 0, then the lanes: nothing for a
-// warp-uniform record (every active lane on the one word), else zigzag varint deltas between
-// active lanes' addresses; then the raw values (full traces only). No seq, reduced mask or
+// warp-uniform record (every active lane on the one word), else its few words and a word
+// index per lane, or zigzag varint deltas between active lanes' addresses (kLanes* below);
+// then the raw values (full traces only). No seq, reduced mask or
 // partial sums: the model reads none of them. The fixed part is read with plain loads
 // (unpack_brief, per instruction on the model's thread).
 namespace packed {
@@ -158,6 +169,13 @@ namespace packed {
 // Offsets in the fixed part (after the length).
 constexpr size_t kMask = 0, kGap = 4, kWord = 8, kFlags = 12, kParam = 13, kNparams = 14, kMore = 15, kUniform = 16;
 constexpr size_t kFixed = 17;
+// The byte at kUniform: how the lanes' addresses follow. Uniform: none (every active lane on
+// the fixed part's word). Words: a record whose lanes are on at most kMaxWords words (most
+// of those that are not warp-uniform), as a u8 count, the words (u32 each) and a byte per
+// active lane naming its word: no multi-byte varint per lane to write or read (the words of a
+// scattered instruction lie far apart). Deltas: any other, zigzag varint deltas.
+constexpr uint8_t kLanesDeltas = 0, kLanesUniform = 1, kLanesWords = 2;
+constexpr uint32_t kMaxWords = 8;
 
 // A timing-only trace's call travels as one record, its param 0 with `more` = the params that
 // follow (then the stride): they differ from it only as next_param() says.
@@ -169,16 +187,66 @@ static_assert(kMax < 0x10000);
 // Packs `in` at out (kMax bytes free); returns the bytes written, length prefix included.
 // more > 0: `in` is param 0 of a call whose next `more` params are next_param() of it (timing-only).
 size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more = 0, int64_t stride = 0);
-// The same for an `in` known to be warp-uniform (every active lane on one word; the reader
-// said so): no look at its lanes.
-size_t pack_uniform(const trace::Instr& in, bool values, uint8_t* out, uint32_t more = 0, int64_t stride = 0);
+// The same for a timing-only `in` known to be warp-uniform (every active lane on one word;
+// the reader said so): the fixed part and the stride, no look at its lanes. Inline: once per
+// record on the reader's thread.
+inline size_t pack_uniform_timing(const trace::Instr& in, uint8_t* out, uint32_t more, int64_t stride) {
+  uint8_t* o = out + 2;
+  const uint32_t word = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+  __builtin_memcpy(o + kMask, &in.active_mask, 4);
+  __builtin_memcpy(o + kGap, &in.gap, 4);
+  __builtin_memcpy(o + kWord, &word, 4);
+  o[kFlags] = static_cast<uint8_t>(in.flags);  // check_instr(): no bits above kFlagVec4
+  o[kParam] = in.param;
+  o[kNparams] = in.nparams;
+  o[kMore] = static_cast<uint8_t>(more);
+  o[kUniform] = kLanesUniform;
+  size_t n = kFixed;
+  if (more) {
+    __builtin_memcpy(o + kFixed, &stride, 8);
+    n += 8;
+  }
+  out[0] = static_cast<uint8_t>(n);
+  out[1] = static_cast<uint8_t>(n >> 8);
+  return n + 2;
+}
 // Warp instructions the record at p stands for (1, or a call's params).
 inline uint32_t instructions(const uint8_t* p) { return 1u + p[2 + kMore]; }
 // Unpacks the record at p (its length prefix first) into out; sm, subcore and warp stay as they
 // are, seq and reduced_mask read 0.
 void unpack(const uint8_t* p, bool values, trace::Instr& out, uint32_t& more, int64_t& stride);
-// The record at p without its lanes (what unpack() would give, briefly), with its call's more and stride.
-void unpack_brief(const uint8_t* p, InstrBrief& out);
+// The fields an Instr and an InstrBrief share, from the fixed part of the record at p (its
+// length prefix first); returns where its stride (if any) and lanes follow.
+template <class Out>
+const uint8_t* read_common(const uint8_t* p, Out& out, uint32_t& more, int64_t& stride) {
+  p += 2;
+  __builtin_memcpy(&out.active_mask, p + kMask, 4);
+  __builtin_memcpy(&out.gap, p + kGap, 4);
+  out.flags = p[kFlags];
+  out.param = p[kParam];
+  out.nparams = p[kNparams];
+  more = p[kMore];
+  const uint8_t* q = p + kFixed;
+  stride = 0;
+  if (more) {
+    __builtin_memcpy(&stride, q, 8);
+    q += 8;
+  }
+  return q;
+}
+// A kLanesWords record (else 0) at p as its words in lane order of first appearance, each
+// with its lane count, for param `param` of its call (words + param x stride); returns their
+// number (<= kMaxWords).
+uint32_t word_runs(const uint8_t* p, uint32_t param, int64_t stride, uint32_t* words, uint32_t* counts);
+// The record at p without its lanes (what unpack() would give, briefly), with its call's more
+// and stride. Inline: once per warp instruction, on the model's thread.
+inline void unpack_brief(const uint8_t* p, InstrBrief& out) {
+  uint32_t more;
+  out.uniform = p[2 + kUniform] == kLanesUniform;
+  __builtin_memcpy(&out.addr, p + 2 + kWord, 4);
+  read_common(p, out, more, out.stride);
+  out.more = static_cast<uint8_t>(more);
+}
 // The call's next param from this one: param and seq + 1, gap 0, not first of its warp, active
 // lanes' addresses + stride (what trace::Reader::next() makes of a call's record).
 void next_param(trace::Instr& in, int64_t stride);

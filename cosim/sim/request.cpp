@@ -12,7 +12,6 @@ struct Pools {
   ~Pools() { g_pools_alive = false; }  // a handle released after this (static teardown) just lets go
   std::vector<std::unique_ptr<OpBlock>> blocks;  // every block ever made (owns them)
   std::vector<OpBlock*> free_blocks;
-  std::vector<Packet> free_packets;
 };
 
 Pools& pools() {
@@ -40,21 +39,6 @@ OpsRef OpsRef::make() {
 void OpsRef::release() {
   if (b_ && --b_->refs == 0 && g_pools_alive) pools().free_blocks.push_back(b_);
   b_ = nullptr;
-}
-
-Packet take_packet() {
-  auto& f = pools().free_packets;
-  if (f.empty()) return Packet();
-  Packet p = std::move(f.back());
-  f.pop_back();
-  return p;
-}
-
-void give_back(Packet&& p) {
-  p.clear();
-  if (!g_pools_alive) return;  // drops the requests' references to their op blocks
-  auto& f = pools().free_packets;
-  if (f.size() < 4096) f.push_back(std::move(p));
 }
 
 }  // namespace arc::sim

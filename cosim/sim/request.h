@@ -93,8 +93,29 @@ struct Request {
 using Packet = std::vector<Request>;
 // Packets' storage is recycled (a process-wide free list): the LSU gives back each packet it
 // has emptied and the sub-cores take their next one from there, so issuing allocates nothing.
-Packet take_packet();
-void give_back(Packet&& p);
+// Inline, over one process-wide pool: the sub-core takes a packet and the LSU gives one back
+// per warp instruction.
+namespace detail {
+struct PacketPool {
+  std::vector<Packet> free;
+  bool alive = true;  // false once destroyed (static teardown): a packet given back then just goes
+  ~PacketPool() { alive = false; }
+};
+inline PacketPool g_packet_pool;
+}  // namespace detail
+inline Packet take_packet() {
+  std::vector<Packet>& f = detail::g_packet_pool.free;
+  if (f.empty()) return Packet();
+  Packet p = std::move(f.back());
+  f.pop_back();
+  return p;
+}
+inline void give_back(Packet&& p) {
+  p.clear();  // drops the requests' references to their op blocks
+  if (!detail::g_packet_pool.alive) return;
+  std::vector<Packet>& f = detail::g_packet_pool.free;
+  if (f.size() < 4096) f.push_back(std::move(p));
+}
 
 // A warp-level atomic on its way from the sub-core to the ARC unit: its lanes (mask, addresses
 // and values: what the unit reads), or for a warp-uniform instruction of a timing-only trace

@@ -82,7 +82,9 @@ void RopUnit::step() {
         if (!seen(words[k])) seen_.push_back(words[k]);
     }
     if (pick == SIZE_MAX) break;
-    const Request r = in.pop_at(now, pick);
+    // The request is read where it waits and leaves the link after its commit (the front, the
+    // usual pick: no copy out of its slot).
+    const Request& r = in.item(pick);
     next_slot_ = std::max<uint64_t>(next_slot_, now * O) + r.bytes;
     // Commit, run by run of consecutive ops on one word: with serialization the m-th op of a
     // run is due same_addr_interval x m after its first (each waits for the one before) and
@@ -128,6 +130,7 @@ void RopUnit::step() {
     stats_.rop(unit_).bytes += r.bytes;
     last_done_ = std::max(last_done_, last + setup_.latency);
     ++started;
+    in.drop_at(now, pick);  // r is gone from here on
   }
   if (started) {
     ++stats_.rop_busy_unit_cycles;

@@ -28,24 +28,4 @@ RopHash::RopHash(const std::string& kind, uint32_t units, uint32_t slice_bytes) 
   poly_ = kIrreducible[k_];
 }
 
-uint32_t RopHash::operator()(uint32_t word_addr) const {
-  const uint32_t g = word_addr >> shift_;
-  switch (kind_) {
-    case Kind::Linear: return g % units_;
-    case Kind::Xor: return (g ^ (g >> k_) ^ (g >> (2 * k_))) % units_;
-    case Kind::H100: {
-      const uint32_t line = word_addr >> 5;
-      const uint64_t key = (line >> 3) << 1 | (line >> 1 & 1);  // without line bits 0 and 2
-      return static_cast<uint32_t>(((key * 0x9E3779B97F4A7C15ull) >> 32) % units_);
-    }
-    case Kind::Ipoly: {
-      uint64_t r = g;
-      for (int bit = 31; bit >= static_cast<int>(k_); --bit)
-        if (r >> bit & 1) r ^= static_cast<uint64_t>(poly_) << (bit - static_cast<int>(k_));
-      return static_cast<uint32_t>(r) % units_;
-    }
-  }
-  return 0;
-}
-
 }  // namespace arc::sim

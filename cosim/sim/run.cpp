@@ -45,6 +45,7 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
   Cycle at = 0;
   try {
     while (sc_core::sc_pending_activity()) {
+      Calendar::instance()->run_before(sc_core::sc_time_stamp().value() / ticks_per_cycle() + chunk);
       sc_core::sc_start(cycles(chunk));
       at += chunk;
       if (spec.stats_interval) series.push_back(model.stats().sample(at));

@@ -4,11 +4,6 @@
 
 namespace arc::sim {
 
-void Log2Histogram::add(uint64_t value, uint64_t weight) {
-  const size_t b = value == 0 ? 0 : static_cast<size_t>(64 - __builtin_clzll(value));
-  counts[std::min(b, kBuckets - 1)] += weight;
-}
-
 nlohmann::json Log2Histogram::to_json() const {
   nlohmann::json j = nlohmann::json::array();
   for (size_t b = 0; b < kBuckets; ++b) {
@@ -24,11 +19,6 @@ void Log2Histogram::from_json(const nlohmann::json& j) {
   for (const auto& e : j) add(e.at("lo").get<uint64_t>(), e.at("count").get<uint64_t>());
 }
 
-
-void Stats::add_stall(uint64_t cycles) {
-  atomic_stall_cycles += cycles;
-  atomic_stall_hist.add(cycles);
-}
 
 Sample Stats::sample(uint64_t cycle) const {
   return {cycle, instructions, lane_updates, requests_to_l2, rop_ops, atomic_stall_cycles};

@@ -16,7 +16,10 @@ namespace arc::sim {
 struct Log2Histogram {
   static constexpr size_t kBuckets = 33;
   std::array<uint64_t, kBuckets> counts{};
-  void add(uint64_t value, uint64_t weight = 1);
+  void add(uint64_t value, uint64_t weight = 1) {  // inline: once per issue (Stats::add_stall)
+    const size_t b = value == 0 ? 0 : static_cast<size_t>(64 - __builtin_clzll(value));
+    counts[b < kBuckets ? b : kBuckets - 1] += weight;
+  }
   nlohmann::json to_json() const;  // [{"lo": .., "hi": .., "count": ..}] of the non-empty buckets
   void from_json(const nlohmann::json& j);
 };
@@ -91,7 +94,10 @@ struct Stats {
   // its sub-core (power-of-two buckets -> instructions).
   std::vector<uint64_t> lsu_occupancy_hist;
   Log2Histogram atomic_stall_hist;
-  void add_stall(uint64_t cycles);  // totals and histogram (a sub-core keeps its own count: SubCore::finish)
+  void add_stall(uint64_t cycles) {  // totals and histogram (a sub-core keeps its own count: SubCore::finish)
+    atomic_stall_cycles += cycles;
+    atomic_stall_hist.add(cycles);
+  }
   std::vector<Sample> series;  // --stats-interval N: one sample every N cycles
   Sample sample(uint64_t cycle) const;
 

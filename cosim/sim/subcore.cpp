@@ -117,6 +117,16 @@ bool SubCore::uniform_sw_packet(const InstrBrief& b, Packet& p) {
   return true;
 }
 
+bool SubCore::words_packet(size_t src, const InstrBrief& b, uint32_t lanes, Packet& p) {
+  uint32_t words[InstrSource::kMaxWordRuns], counts[InstrSource::kMaxWordRuns];
+  const uint32_t nw = source_.word_runs(src, b, words, counts);
+  if (nw == 0) return false;
+  p = take_packet();
+  if (append_word_groups(p, words, counts, nw, lanes, setup_.sm, setup_.coalesce)) return true;
+  give_back(std::move(p));
+  return false;
+}
+
 bool SubCore::swt_collect(Gather& g, const trace::Instr& in) {
   const uint32_t n = static_cast<uint32_t>(__builtin_popcount(in.active_mask));
   const int lead = __builtin_ctz(in.active_mask);
@@ -179,6 +189,9 @@ bool SubCore::try_issue(Cycle now) {
     } else if (Packet u; vw == 1 && setup_.mode != Mode::Baseline && !sm_buffered(setup_.mode) &&
                         uniform_sw_packet(b, u)) {
       to_lsu->push(now, std::move(u));
+    } else if (Packet g; setup_.mode == Mode::Baseline && vw == 1 && setup_.coalesce.runs &&
+                         setup_.coalesce.granule_words && !setup_.read_lanes && words_packet(src, b, lanes, g)) {
+      to_lsu->push(now, std::move(g));  // a timing-only instruction on a few words: its requests from them
     } else {
       const trace::Instr& in = source_.front(src, b);
       LaneOp* const ops = ops_.data();  // scratch: no per-issue initialization of 32 ops
@@ -255,34 +268,38 @@ size_t SubCore::first_ready(Cycle by) const {
   return kNone;
 }
 
+inline void SubCore::pick(size_t i, Cycle at) {
+  const size_t n = resident_.size();
+  cur_ = static_cast<int>(i);
+  rr_ = i + 1 == n ? 0 : i + 1;
+  cur_since_ = ready_at_[i];
+  cur_picked_ = at;
+  const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
+                  setup_.mode == Mode::Adaptive;
+  Cycle cost = 0, slots = 0;
+  if (sw) {
+    const Warp& w = resident_[i];
+    const CallShape sh = shape(w);
+    const uint32_t vw = vector_width(w.brief.flags);
+    cost = sw_issue_cycles(setup_.cost, sh, vw);
+    // Dispatch is modelled only with the compute on it (gap_issue_rate > 0); at rate 0 the
+    // SW sequences hold the MIO port alone, as before the dispatch existed.
+    if (setup_.gap_issue_rate > 0) slots = sw_dispatch_slots(setup_.cost, sh, vw);
+  }
+  // The SW sequence holds the MIO port `cost` cycles; its `slots` dispatch slots join the
+  // dispatch queue with the warp's next compute (try_issue), so the port is not held waiting
+  // for them.
+  cur_slots_ = slots;
+  cur_ready_ = at + cost;
+  stats_.sw_overhead_cycles += cost;
+}
+
 void SubCore::step() {
   const Cycle now = now_cycle();
   if (setup_.plant_lost_wakeup && stats_.instructions > 0) return;  // test only: wake-ups lost from now on
   if (cur_ < 0 && now >= port_free_at_ && !resident_.empty()) {
     // loose round-robin: first ready warp after the last one picked
-    if (const size_t i = first_ready(now); i != kNone) {
-      const size_t n = resident_.size();
-      cur_ = static_cast<int>(i);
-      rr_ = i + 1 == n ? 0 : i + 1;
-      cur_since_ = ready_at_[i];
-      cur_picked_ = now;
-      const bool sw = setup_.mode == Mode::SwS || setup_.mode == Mode::SwB || setup_.mode == Mode::SwT ||
-                      setup_.mode == Mode::Adaptive;
-      Cycle cost = 0, slots = 0;
-      if (sw) {
-        const Warp& w = resident_[i];
-        const CallShape sh = shape(w);
-        const uint32_t vw = vector_width(w.brief.flags);
-        cost = sw_issue_cycles(setup_.cost, sh, vw);
-        slots = sw_dispatch_slots(setup_.cost, sh, vw);
-      }
-      // The SW sequence holds the MIO port `cost` cycles; its `slots` dispatch slots join the
-      // dispatch queue with the warp's next compute (try_issue), so the port is not held
-      // waiting for them.
-      cur_slots_ = slots;
-      cur_ready_ = now + cost;
-      stats_.sw_overhead_cycles += cost;
-    }
+    if (const size_t i = first_ready(now); i != kNone) pick(i, now);
   }
   if (cur_ >= 0) {
     if (now < cur_ready_) {
@@ -307,6 +324,21 @@ void SubCore::step() {
     // cycle before its issue pops it.
     const size_t i = first_ready(floor);
     source_.will_pop(resident_[i].src, resident_[i].brief);
+  }
+  if (next != kNever && to_lsu && setup_.mode != Mode::SwT && to_lsu->size() >= to_lsu->capacity()) {
+    // The LSU port still holds the last packet, and only the LSU taking it makes room. The
+    // step at `next` would pick warp i (nothing it reads changes before then: this sub-core's
+    // state moves only in its own steps) and, its instruction needing the port (one packet
+    // per instruction: vector width 1), find it full and wait for room. So pick it now, as
+    // of `next`, and wait for room at once: the LSU's pop wakes us (a pop before `next`
+    // wakes us early, to find the pick not yet due). Same picks, same cycles, one step per
+    // issue fewer whenever the port is the bottleneck (most issues under back-pressure).
+    const size_t i = first_ready(next);
+    if (vector_width(resident_[i].brief.flags) == 1) {
+      pick(i, next);
+      to_lsu->await_room(now);
+      return;
+    }
   }
   if (next != kNever) wake.at(next);
 }

@@ -25,8 +25,8 @@
 // sub-core dispatches one warp instruction per cycle. Each gap of g cycles reserves
 // gap_issue_rate x g slots when it starts, a SW sequence its instructions (sw_dispatch_slots)
 // when its warp issues, first come first served; a warp's gap ends no earlier than its
-// reservation is dispatched. The MIO port is held for the SW cycles only. With every SW call's
-// instructions at most its MIO cycles (h100.toml) and rate 0, dispatch never delays anything.
+// reservation is dispatched. The MIO port is held for the SW cycles only. At rate 0 there is
+// no dispatch (the model as before it: gaps are latency, SW sequences hold the MIO port).
 #pragma once
 #include <systemc>
 
@@ -102,6 +102,7 @@ class SubCore : public sc_core::sc_module {
   // (loose round-robin), or kNone.
   static constexpr size_t kNone = SIZE_MAX;
   size_t first_ready(Cycle by) const;
+  void pick(size_t i, Cycle at);  // the port picks resident warp i in cycle `at`
   // Which of an instruction's address groups the SW mode reduces in the core: those of >= threshold
   // (and 2) lanes where eligible; serial (SW-S's loop) or the butterfly.
   // How a reduced group's lanes are summed: SW-S's serial loop, the butterfly (SW-B, Adaptive's
@@ -124,6 +125,10 @@ class SubCore : public sc_core::sc_module {
   // append_requests() would make it from its lanes. False where that does not apply.
   bool uniform_sw_packet(const InstrBrief& b, Packet& p);
   bool swt_collect(Gather& g, const trace::Instr& in);  // sw-t: adds in's sum; true while more params follow
+  // Baseline, coalesced with runs: warp src's instruction (brief b, `lanes` active) from its
+  // words and their lane counts (InstrSource::word_runs), as append_requests() would make it
+  // from its lanes. False where that does not apply (then the lanes).
+  bool words_packet(size_t src, const InstrBrief& b, uint32_t lanes, Packet& p);
 
   // What every step reads first, side by side (a step finds them out of cache: 528 sub-cores
   // take turns); the large scratch buffers last.

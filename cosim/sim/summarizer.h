@@ -108,7 +108,12 @@ class Summarizer {
   // A timing-only trace, a whole call at once (Reader::next_call): param p is in0 at
   // address + p x stride with gap 0; the reader has checked every param's addresses.
   // uniform: known warp-uniform (the reader said so); else its lanes tell.
-  void add_call(const trace::Instr& in0, uint32_t n, int64_t stride, bool uniform = false) {
+  // key: the caller's own dense id of in0's warp (FileSource: its index in the warp table),
+  // one per (sm, warp) and below keys(): its slot is then found by that id, not looked up
+  // again (kNoKey: looked up).
+  static constexpr size_t kNoKey = SIZE_MAX;
+  void keys(size_t n) { slot_of_key_.assign(n, kNoSlot); }
+  void add_call(const trace::Instr& in0, uint32_t n, int64_t stride, bool uniform = false, size_t key = kNoKey) {
     const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(in0.active_mask));
     if (uniform || one_address(in0)) {
       const uint32_t a0 = in0.addr[static_cast<size_t>(__builtin_ctz(in0.active_mask))];
@@ -119,7 +124,7 @@ class Summarizer {
         for (uint32_t p = 0; p < n; ++p) ++s_.word_updates[static_cast<size_t>(a + static_cast<int64_t>(p) * stride)];
       }
     }
-    WarpSummary& w = warp(in0);
+    WarpSummary& w = key == kNoKey ? warp(in0) : warp_by_key(in0, key);
     w.count += n;
     w.work += static_cast<uint64_t>(in0.gap) + n;  // the call's params: one issue cycle each, gap before the first
     s_.instructions += n;
@@ -140,8 +145,22 @@ class Summarizer {
     }
     return s_.warps[at];
   }
+  // warp(in) for a warp whose key is `key` (the same slot: one key per (sm, warp)).
+  WarpSummary& warp_by_key(const trace::Instr& in, size_t key) {
+    uint32_t& slot = slot_of_key_[key];
+    if (slot == kNoSlot) {
+      slot = static_cast<uint32_t>(s_.warps.size());
+      s_.warps.emplace_back();
+      s_.warps.back().sm = in.sm;
+      s_.warps.back().subcore = in.subcore;
+      s_.warps.back().warp = in.warp;
+    }
+    return s_.warps[slot];
+  }
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
   TraceSummary s_;
   WarpIndex index_;
+  std::vector<uint32_t> slot_of_key_;  // keys(): per key, its warp's slot in s_.warps (kNoSlot: not yet seen)
 };
 
 }  // namespace arc::sim::detail

@@ -13,6 +13,8 @@
 
 namespace arc::sim {
 
+static_assert(packed::kMaxWords <= InstrSource::kMaxWordRuns, "a record's words fit word_runs()'s arrays");
+
 InstrBrief brief_of(const trace::Instr& in) {
   InstrBrief b;
   b.active_mask = in.active_mask;
@@ -72,7 +74,10 @@ class FileSource : public InstrSource {
         queues_(s.warps.size()),
         warps_(s.warps),
         head_of_(s.warps.size(), nullptr) {
-    if (s.from_table) tally_.emplace(s.header);
+    if (s.from_table) {
+      tally_.emplace(s.header);
+      tally_->keys(s.warps.size());  // a record's warp is found in index_ (the table) first: its key
+    }
     reader_.ignore_seq();  // nothing here reads seq (packed records do not keep it)
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
@@ -117,6 +122,12 @@ class FileSource : public InstrSource {
       head_of_[w] = nullptr;
     }
     if (next) read_next(w, b);
+  }
+  uint32_t word_runs(size_t w, const InstrBrief& b, uint32_t* words, uint32_t* counts) override {
+    if (values_ || brief_only(b)) return 0;
+    const Head& h = *head_of_[w];
+    if (h.in) return 0;  // unpacked already (front() was asked): its lanes are at hand
+    return packed::word_runs(h.rec, b.param, b.stride, words, counts);
   }
   void will_pop(size_t w, const InstrBrief& b) override {
     queues_.prefetch_queue(w);  // what take_next() reads first
@@ -185,13 +196,14 @@ class FileSource : public InstrSource {
       const bool uniform = !values_ && reader_.last_call_uniform();
       if (tally_) {
         if (values_) tally_->add(*in, tally_instrs_++);
-        else tally_->add_call(*in, n, stride, uniform);
+        else tally_->add_call(*in, n, stride, uniform, k);
       }
       b.warp.push_back(static_cast<uint32_t>(k));
       b.offset.push_back(static_cast<uint32_t>(at));
       if (b.bytes.size() < at + packed::kMax) b.bytes.resize(std::max(2 * b.bytes.size(), at + packed::kMax));
       uint8_t* const o = b.bytes.data() + at;
-      at += uniform ? packed::pack_uniform(*in, values_, o, n - 1, stride) : packed::pack(*in, values_, o, n - 1, stride);
+      at += uniform ? packed::pack_uniform_timing(*in, o, n - 1, stride)  // uniform: timing-only (above)
+                    : packed::pack(*in, values_, o, n - 1, stride);
     }
     return b.warp.size() == kBatch;
   }
@@ -228,7 +240,7 @@ class FileSource : public InstrSource {
   // warp-uniform timing-only record needs no slot: front() makes its lanes from the brief.
   struct Head {
     trace::Instr* in = nullptr;   // unpacked (from instrs_), or null while only `rec` holds it
-    uint8_t rec[40];              // !in: the packed record
+    uint8_t rec[96];              // !in: the packed record (a few words' record fits: kLanesWords)
   };
   bool brief_only(const InstrBrief& b) const { return b.uniform && !values_; }
   void unpack(const uint8_t* p, trace::Instr& in) const {

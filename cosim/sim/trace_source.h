@@ -88,6 +88,12 @@ class InstrSource {
   // A hint, for speed only: warp w (current brief b) will pop soon (its instruction is about
   // to issue), so the source may start loading the record pop() will read.
   virtual void will_pop(size_t, const InstrBrief&) {}
+  // Warp w's current instruction (brief b, not warp-uniform) of a timing-only trace as its
+  // words in order of first appearance (lane order) with each one's lane count, into
+  // words[0..n) and counts[0..n), n <= kMaxWordRuns; 0 where the source does not have it at
+  // hand (then front() gives the lanes). For the baseline's coalesced issue, which needs no more.
+  static constexpr uint32_t kMaxWordRuns = 8;
+  virtual uint32_t word_runs(size_t, const InstrBrief&, uint32_t* /*words*/, uint32_t* /*counts*/) { return 0; }
   virtual uint64_t buffered_peak() const { return 0; }        // instructions read ahead, at most
   virtual uint64_t buffered_bytes_peak() const { return 0; }  // bytes they took, at most
   // After the model ran on `ran_on` (from_table): reads the trace to its end and returns the

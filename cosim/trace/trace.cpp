@@ -324,25 +324,6 @@ const Instr* Reader::next() {
 void Reader::ignore_seq() { impl_->dec->ignore_seq(); }
 bool Reader::last_call_uniform() const { return impl_->dec->uniform(); }
 
-namespace detail {
-
-// check_instr(h, in) is empty, for an instruction whose active lanes are all on one address
-// (a warp-uniform record): the same conditions, with one address to check and the one
-// possible group leader (the lowest active lane). False: check_instr() says what is wrong.
-bool uniform_ok(const Header& h, const Instr& in) {
-  const uint32_t mask = in.active_mask;
-  if (mask == 0 || in.nparams < 1 || in.nparams > kMaxParams || in.param >= in.nparams) return false;
-  if ((in.flags & ~kFlagsDefined) ||
-      __builtin_popcount(in.flags & (kFlagTreeSum | kFlagOpaqueSum | kFlagGroupTreeSum)) > 1 ||
-      ((in.flags & kFlagVec2) && (in.flags & kFlagVec4)))
-    return false;
-  if ((h.sm_count && in.sm >= h.sm_count) || (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)) return false;
-  if (in.addr[static_cast<size_t>(__builtin_ctz(mask))] >= h.buffer_words) return false;
-  return (in.reduced_mask & ~(mask & (0u - mask))) == 0;  // at most the lowest active lane leads
-}
-
-}  // namespace detail
-
 const Instr* Reader::next_call(uint32_t& nparams, int64_t& stride) {
   auto& m = *impl_;
   if (m.call_next != m.call.size()) throw Error(m.path + ": internal: next_call() inside a call read by next()");

@@ -46,17 +46,6 @@ std::string hex32(uint32_t v) {
   return buf;
 }
 
-uint32_t crc32_of(const uint8_t* p, size_t n) {
-  uLong c = crc32(0L, Z_NULL, 0);
-  while (n > 0) {  // zlib takes uInt lengths
-    const uInt chunk = static_cast<uInt>(n > (1u << 30) ? (1u << 30) : n);
-    c = crc32(c, p, chunk);
-    p += chunk;
-    n -= chunk;
-  }
-  return static_cast<uint32_t>(c);
-}
-
 static void put_str(Bytes& b, const std::string& s) {
   put_u32(b, static_cast<uint32_t>(s.size()));
   b.insert(b.end(), s.begin(), s.end());

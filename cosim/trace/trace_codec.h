@@ -204,7 +204,18 @@ class RecordEncoder {
 // check_instr(h, in) is empty, for an `in` whose active lanes are all on one address (a
 // warp-uniform record): the same conditions without a look at every lane (Reader::next_call's
 // fast path). False: check_instr() says what is wrong. Not for any other `in`.
-bool uniform_ok(const Header& h, const Instr& in);
+// Inline: once per record on the reader's thread (Reader::next_call).
+inline bool uniform_ok(const Header& h, const Instr& in) {
+  const uint32_t mask = in.active_mask;
+  if (mask == 0 || in.nparams < 1 || in.nparams > kMaxParams || in.param >= in.nparams) return false;
+  if ((in.flags & ~kFlagsDefined) ||
+      __builtin_popcount(in.flags & (kFlagTreeSum | kFlagOpaqueSum | kFlagGroupTreeSum)) > 1 ||
+      ((in.flags & kFlagVec2) && (in.flags & kFlagVec4)))
+    return false;
+  if ((h.sm_count && in.sm >= h.sm_count) || (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)) return false;
+  if (in.addr[static_cast<size_t>(__builtin_ctz(mask))] >= h.buffer_words) return false;
+  return (in.reduced_mask & ~(mask & (0u - mask))) == 0;  // at most the lowest active lane leads
+}
 
 class RecordDecoder {
  public:
