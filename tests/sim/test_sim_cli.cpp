@@ -162,6 +162,8 @@ TEST(SimCli, BadInputIsOneLineAndExit2) {
       {"sim --gpu h100 --mode sw-s,baseline,sw-s" + tr, "'sw-s' is listed twice"},
       {"sim --gpu h100 --fidelity rtl --mode arc-hw --wave " + trace_file() + tr, "refusing to overwrite"},
       {"sim --gpu h100 --set rop_windo=2" + tr, "did you mean rop_window?"},
+      {"sim --gpu h100 --gap-issue-rate 1.5" + tr, "--gap-issue-rate"},
+      {"sim --gpu h100 --gap-issue-rate -0.1" + tr, "--gap-issue-rate"},
   };
   for (const auto& [args, needle] : cases) {
     const Out o = arcsim(args);
