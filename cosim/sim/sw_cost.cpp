@@ -84,87 +84,73 @@ uint32_t sum_steps(const CallShape& in, uint32_t threshold, bool group_tree) {
   return levels;
 }
 
+// What one price list charges: the MIO cycles (sw_issue_cycles) or the warp instructions
+// (sw_dispatch_slots) of the same SW sequences.
+struct Prices {
+  Cycle overhead;            // a call's fixed part, at param 0 (and a non-reduced sw-b/sw-t call's)
+  Cycle butterfly_param;     // each further reduced parameter of a butterfly call
+  Cycle per_key;             // the match, per distinct address, at param 0
+  Cycle step, step_param;    // a serial step: param 0's, each further param's
+  Cycle level, level_param;  // a group-tree level: param 0's, each further param's
+  bool groups_priced;        // false: a SW-S / group call costs its overhead alone
+};
+
 // SW-S's cost (the match per key, then its groups' steps), and Adaptive's groups (rule v4: the
-// same match, then the group tree: one step per level instead of per lane).
-Cycle match_and_sum_cycles(const SwCostSetup& s, const CallShape& in, uint32_t threshold, bool group_tree) {
+// same match, then the group tree's levels).
+Cycle match_and_sum(const Prices& p, const CallShape& in, uint32_t threshold, bool group_tree) {
   const bool call_start = in.param == 0;
-  Cycle c = call_start ? s.sw_overhead : 0;
-  if (s.sws_per_key == 0 && s.sws_per_lane == 0) return c;
-  // A tree level moves the call's values as a serial step does (its pointer shuffle and vote
-  // are not charged).
-  const uint32_t steps = sum_steps(in, threshold, group_tree);
-  if (call_start) c += static_cast<Cycle>(s.sws_per_key) * in.groups;
-  const uint32_t per_step = call_start || !s.sws_per_lane_param ? s.sws_per_lane : s.sws_per_lane_param;
-  c += static_cast<Cycle>(per_step) * steps;
-  return c;
+  Cycle c = call_start ? p.overhead : 0;
+  if (!p.groups_priced) return c;
+  const Cycle steps = sum_steps(in, threshold, group_tree);
+  if (call_start) c += p.per_key * in.groups;
+  const Cycle per_step = group_tree ? (call_start ? p.level : p.level_param) : (call_start ? p.step : p.step_param);
+  return c + per_step * steps;
 }
 
-// The same groups' instructions: the fixed part at param 0, then per step (serial) or level (tree).
-Cycle match_and_sum_slots(const SwCostSetup& s, const CallShape& in, uint32_t threshold, bool group_tree) {
+Cycle priced(const Prices& p, Mode mode, uint32_t threshold, const CallShape& in, uint32_t vec) {
   const bool call_start = in.param == 0;
-  const Cycle steps = sum_steps(in, threshold, group_tree);
-  const uint32_t per_step = group_tree ? (call_start ? s.tree_inst_per_level : s.tree_inst_per_level_param)
-                                       : (call_start ? s.sws_inst_per_lane : s.sws_inst_per_lane_param);
-  return (call_start ? s.inst_overhead : 0) + per_step * steps;
+  if (mode == Mode::Adaptive) {
+    switch (adaptive_choice(in, vec)) {
+      case AdaptiveChoice::Tree: return call_start ? p.overhead : p.butterfly_param;  // as sw-b
+      case AdaptiveChoice::PerLane: return call_start ? p.overhead : 0;
+      case AdaptiveChoice::Groups: return match_and_sum(p, in, 2, true);
+    }
+  }
+  switch (mode) {
+    case Mode::Baseline:
+    case Mode::Lab:
+    case Mode::LabIdeal:
+    case Mode::Phi:
+    case Mode::ArcHw: return 0;
+    case Mode::SwB:
+      if (call_start) return p.overhead;
+      return tree_eligible(mode, in, threshold) ? p.butterfly_param : 0;
+    case Mode::SwT:
+      // a reduced call: its exchange steps at param 0, each a fifth of the butterfly's 5 steps
+      if (!call_start) return 0;
+      if (!tree_eligible(mode, in, threshold)) return p.overhead;
+      return (p.overhead * swt_shuffles(in.nparams) + 2) / 5;
+    case Mode::SwS:
+    case Mode::Adaptive: break;
+  }
+  return match_and_sum(p, in, threshold, false);
 }
 
 }  // namespace
 
 Cycle sw_dispatch_slots(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
-  const bool call_start = in.param == 0;
-  if (s.mode == Mode::Adaptive) {
-    switch (adaptive_choice(in, vec)) {
-      case AdaptiveChoice::Tree: return call_start ? s.inst_overhead : s.swb_inst_per_param;  // as sw-b
-      case AdaptiveChoice::PerLane: return call_start ? s.inst_overhead : 0;
-      case AdaptiveChoice::Groups: return match_and_sum_slots(s, in, 2, true);
-    }
-  }
-  switch (s.mode) {
-    case Mode::Baseline:
-    case Mode::Lab:
-    case Mode::LabIdeal:
-    case Mode::Phi:
-    case Mode::ArcHw: return 0;
-    case Mode::SwB:
-      if (call_start) return s.inst_overhead;
-      return tree_eligible(s.mode, in, s.threshold) ? s.swb_inst_per_param : 0;
-    case Mode::SwT:
-      if (!call_start) return 0;
-      if (!tree_eligible(s.mode, in, s.threshold)) return s.inst_overhead;
-      return (static_cast<Cycle>(s.inst_overhead) * swt_shuffles(in.nparams) + 2) / 5;  // as its cycles
-    case Mode::SwS:
-    case Mode::Adaptive: break;
-  }
-  return match_and_sum_slots(s, in, s.threshold, false);
+  const Prices p{s.inst_overhead,     s.swb_inst_per_param,     0, s.sws_inst_per_lane, s.sws_inst_per_lane_param,
+                 s.tree_inst_per_level, s.tree_inst_per_level_param, true};
+  return priced(p, s.mode, s.threshold, in, vec);
 }
 
 Cycle sw_issue_cycles(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
-  const bool call_start = in.param == 0;
-  if (s.mode == Mode::Adaptive) {
-    switch (adaptive_choice(in, vec)) {
-      case AdaptiveChoice::Tree: return call_start || !s.swb_per_param ? s.sw_overhead : s.swb_per_param;  // as sw-b
-      case AdaptiveChoice::PerLane: return call_start ? s.sw_overhead : 0;
-      case AdaptiveChoice::Groups: return match_and_sum_cycles(s, in, 2, true);
-    }
-  }
-  switch (s.mode) {
-    case Mode::Baseline:
-    case Mode::Lab:
-    case Mode::LabIdeal:
-    case Mode::Phi:
-    case Mode::ArcHw: return 0;
-    case Mode::SwB:
-      if (call_start) return s.sw_overhead;
-      if (!tree_eligible(s.mode, in, s.threshold)) return 0;
-      return s.swb_per_param ? s.swb_per_param : s.sw_overhead;
-    case Mode::SwT:
-      if (!call_start) return 0;
-      if (!tree_eligible(s.mode, in, s.threshold)) return s.sw_overhead;
-      return (static_cast<Cycle>(s.sw_overhead) * swt_shuffles(in.nparams) + 2) / 5;
-    case Mode::SwS:
-    case Mode::Adaptive: break;
-  }
-  return match_and_sum_cycles(s, in, s.threshold, false);
+  // A tree level moves the call's values as a serial step does (its pointer shuffle and vote are
+  // not charged); 0 for a further-param or butterfly knob means "as the first".
+  const Cycle step_param = s.sws_per_lane_param ? s.sws_per_lane_param : s.sws_per_lane;
+  const Prices p{s.sw_overhead,   s.swb_per_param ? s.swb_per_param : s.sw_overhead, s.sws_per_key, s.sws_per_lane,
+                 step_param,      s.sws_per_lane, step_param, s.sws_per_key != 0 || s.sws_per_lane != 0};
+  return priced(p, s.mode, s.threshold, in, vec);
 }
 
 }  // namespace arc::sim
