@@ -1,4 +1,4 @@
-# Sourced by scripts/gpu-bench.sh, gpu-bench-methods.sh and gpu-train.sh: what they share.
+# Sourced by scripts/gpu-bench.sh, gpu-bench-methods.sh, gpu-bench-issue20.sh, gpu-train.sh and gpu-microbench-count.sh: what they share.
 # Needs $root (the checkout) set by the caller.
 
 # gpu_sw_build TARGET...: configure build-gpu/ ($ARCSIM_BUILD_DIR) for sm_90 only and build the

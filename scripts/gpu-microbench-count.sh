@@ -13,9 +13,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?OUT_DIR}
 micro=${2:-$root/.devcarry/arc_microbench}
 mkdir -p "$out"
+. "$root/scripts/gpu-common.sh"  # gpu_smi
 command -v ncu > /dev/null || { echo "ncu not found" >&2; exit 1; }
 {
-  echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
+  echo "# $(date -u +%FT%TZ) $(gpu_smi name), driver $(gpu_smi driver_version)"
   time timeout -k 5 400 ncu --clock-control none -k regex:prim_kernel --metrics smsp__inst_executed.sum --csv \
     "$micro" "$out" --prims-count > "$out/ncu.csv" 2> "$out/ncu.err"
   echo "ncu exit $?"

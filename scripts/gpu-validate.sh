@@ -120,7 +120,7 @@ capture() {  # workload prims [size] -> timing-only Baseline trace (default 1920
   issue_rate "$w" "$prims" "$size"
 }
 
-# The workload's compute as issue-port work (arcsim sim --gap-issue-rate): the untraced compute
+# The workload's compute as dispatch work (arcsim sim --gap-issue-rate): the untraced compute
 # floor's warp instructions (ncu smsp__inst_executed.sum, clocks left alone, the same scene)
 # over the trace's summed gaps -> OUT/sim/W.issue.json. No ncu: no file, and the replays run
 # with gaps as latency only.

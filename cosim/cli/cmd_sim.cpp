@@ -140,9 +140,9 @@ void setup(CLI::App& app) {
       ->check(CLI::IsMember({0u, 1u, 2u, 4u}))
       ->capture_default_str();
   sub->add_option("--gap-issue-rate", opt->gap_issue_rate,
-                  "issue-port cycles the workload's own compute takes per cycle of trace gap (0..1; 0 = gaps are "
+                  "dispatch slots the workload's own compute takes per cycle of trace gap (0..1; 0 = gaps are "
                   "latency only): the compute floor's warp instructions (ncu smsp__inst_executed) / the trace's summed "
-                  "gaps, so SW reduction instructions compete with the compute for the sub-core's issue port")
+                  "gaps, so SW reduction instructions compete with the compute for the sub-core's dispatch")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sub->add_option("--fidelity", opt->fidelity, "ARC unit level: rtl (Verilated RTL) or fast (golden model + RTL timing)")

@@ -44,8 +44,8 @@ struct RunSpec {
   // Floats per lane update (vector atomics, issue 17): 0 = as the trace's flags say, 1 = scalar,
   // 2 / 4 = a call's params leave in chunks of 2 / 4 per lane (baseline, sw-s, sw-b only).
   uint32_t vector = 0;
-  // The compute between a warp's atomic calls as issue-port work (issue 17): each gap of g
-  // cycles also takes the sub-core's issue port for gap_issue_rate x g cycles, so SW reduction
+  // The compute between a warp's atomic calls as dispatch work (issue 17): each gap of g
+  // cycles also takes gap_issue_rate x g of the sub-core's dispatch slots, so SW reduction
   // instructions compete with the workload's own. A property of the workload and its trace,
   // not of the GPU: the compute floor's issued warp instructions (ncu smsp__inst_executed)
   // over the trace's summed gaps. 0 = gaps are latency only.

@@ -57,7 +57,7 @@ struct SubCoreSetup {
   fp::FtzMode sw_ftz = fp::FtzMode::Keep;
   CoalesceSetup coalesce;  // how the LSU port's packet groups an instruction's word updates
   uint32_t vector = 0;     // RunSpec::vector: 0 = the trace's vector flags, else floats per lane update
-  double gap_issue_rate = 0;  // RunSpec::gap_issue_rate: issue-port cycles per gap cycle of compute
+  double gap_issue_rate = 0;  // RunSpec::gap_issue_rate: dispatch slots per gap cycle of compute
 };
 
 class SubCore : public sc_core::sc_module {
