@@ -13,7 +13,10 @@
 # Phase 3 (2026-11-27): Adaptive rule v4 (its groups summed by the group tree, all groups at
 # once), tex's `regroup` (Baseline's taps with lanes regrouped per texel row: fewer 32 B sectors
 # per RED instruction) and pulsar's `tile` (warp-private sums per tile-list place: a measured
-# negative result, kept as one). scripts/adaptive_check.py writes the done-when verdict (adaptive and adaptive-v4 also against
+# negative result, kept as one); Phase 4 (2026-11-27): Adaptive rule v5, tex's taps as pair calls
+# (arc::reduce_pair: Adaptive sends a bilinear row's two taps regrouped, as `regroup` does), with
+# tex Baseline and Floor captures that mark the pair calls (the timing model regroups them in
+# adaptive mode) beside tex Adaptive's pair-send capture. scripts/adaptive_check.py writes the done-when verdict (adaptive and adaptive-v4 also against
 # the fastest row of their own width).
 #
 # Usage: scripts/gpu-bench-issue20.sh OUT_DIR [ARC_BENCH]
@@ -62,9 +65,9 @@ timeout 110 "$bin" --no-check --reps 20 --workloads gs,gs-il,gs-garden,pulsar,te
 
 # 3. Traces (32x32 crops, 100 primitives; the pulsar pair at 96x64, 889 spheres = the 1080p density, SW-S X=2).
 t=$(mktemp -d)
-cap() {  # NAME WORKLOAD METHOD THRESHOLD SIZE PRIMS
+cap() {  # NAME WORKLOAD METHOD THRESHOLD SIZE PRIMS [arc_bench flags...]
   if timeout 10 "$bin" --trace "$t/$1.arctrace" --trace-workload "$2" --trace-method "$3" --trace-threshold "$4" \
-       --trace-size "$5" --trace-prims "$6" "${meta[@]}" > "$t/$1.log" 2>&1; then
+       --trace-size "$5" --trace-prims "$6" "${@:7}" "${meta[@]}" > "$t/$1.log" 2>&1; then
     echo "trace $1: $(tail -1 "$t/$1.log")"
   else
     echo "trace $1 FAILED:"; cat "$t/$1.log"; status=1
@@ -82,6 +85,8 @@ cap pulsar-sws-run2 pulsar sws 2 96x64 889 >> "$t/captures.txt"
 # Adaptive v2 at the 1080p densities (pulsar: divergent groups; tex: its per-lane path).
 cap pulsar-adaptive-96 pulsar adaptive 0 96x64 889 >> "$t/captures.txt"
 cap tex-adaptive-96 tex adaptive 0 96x64 100 >> "$t/captures.txt"
+cap tex-baseline-96 tex baseline 0 96x64 100 >> "$t/captures.txt"
+cap tex-floor-96 tex floor 0 96x64 100 --trace-timing-only >> "$t/captures.txt"
 cat "$t/captures.txt" | tee -a "$out/bench.log"
 tar -C "$t" -czf "$out/traces.tar.gz" . || status=1
 rm -rf "$t"

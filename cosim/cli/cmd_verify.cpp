@@ -100,6 +100,7 @@ void run(const Options& o) {
                         {"gpu_groups_not_reduced_by_rtl", r.gpu_groups_not_reduced_by_rtl},
                         {"gpu_tree_sums_checked", r.gpu_tree_sums_checked},
                         {"gpu_group_tree_sums_checked", r.gpu_group_tree_sums_checked},
+                        {"gpu_pair_sums_checked", r.gpu_pair_sums_checked},
                         {"gpu_vs_golden_tree_mismatches", r.gpu_vs_golden_tree_mismatches},
                         {"gpu_sums_unchecked", r.gpu_sums_unchecked},
                         {"rtl_groups_reduced_without_gpu_sum", r.rtl_groups_reduced_without_gpu_sum},
@@ -135,10 +136,11 @@ void run(const Options& o) {
              r.rtl_vs_gpu_mismatches, r.gpu_sums_checked, r.gpu_groups_not_reduced_by_rtl,
              r.rtl_groups_reduced_without_gpu_sum);
   if (r.gpu_tree_sums_checked)
-    fmt::print("GPU tree sums vs golden       {} mismatches of {} tree sums: {} butterfly, {} group-tree (the RTL sums "
-               "serially, so these are checked against golden::butterfly_sum / golden::group_tree_sum)\n",
+    fmt::print("GPU tree sums vs golden       {} mismatches of {} tree sums: {} butterfly, {} group-tree, {} pair (the "
+               "RTL sums serially, so these are checked against golden::butterfly_sum / golden::group_tree_sum)\n",
                r.gpu_vs_golden_tree_mismatches, r.gpu_tree_sums_checked,
-               r.gpu_tree_sums_checked - r.gpu_group_tree_sums_checked, r.gpu_group_tree_sums_checked);
+               r.gpu_tree_sums_checked - r.gpu_group_tree_sums_checked - r.gpu_pair_sums_checked,
+               r.gpu_group_tree_sums_checked, r.gpu_pair_sums_checked);
   if (r.gpu_sums_unchecked)
     fmt::print("GPU library sums              {} not checked (the library's summation order is not modelled)\n",
                r.gpu_sums_unchecked);

@@ -37,7 +37,8 @@ size_t pack_as(const trace::Instr& in, bool uniform, bool values, uint8_t* out, 
   __builtin_memcpy(o + kGap, &in.gap, 4);
   const uint32_t word = uniform ? a0 : 0;
   __builtin_memcpy(o + kWord, &word, 4);
-  o[kFlags] = static_cast<uint8_t>(in.flags);  // check_instr(): no bits above kFlagVec4
+  const uint16_t flags = static_cast<uint16_t>(in.flags);  // check_instr(): only kFlagsDefined
+  __builtin_memcpy(o + kFlags, &flags, 2);
   o[kParam] = in.param;
   o[kNparams] = in.nparams;
   o[kMore] = static_cast<uint8_t>(more);

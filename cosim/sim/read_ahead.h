@@ -157,7 +157,7 @@ class ChunkQueues {
 };
 
 // A record packed for a warp's queue: its 2-byte length, then a fixed part of kFixed bytes
-// (active mask, gap and the uniform word as u32; flags, param, nparams, `more` and the
+// (active mask, gap and the uniform word as u32; flags as u16; param, nparams, `more` and the
 // address kind as u8), the stride (i64) where more > 0, then the lanes: nothing for a
 // warp-uniform record (every active lane on the one word), else its few words and a word
 // index per lane, or zigzag varint deltas between active lanes' addresses (kLanes* below);
@@ -167,8 +167,9 @@ class ChunkQueues {
 namespace packed {
 
 // Offsets in the fixed part (after the length).
-constexpr size_t kMask = 0, kGap = 4, kWord = 8, kFlags = 12, kParam = 13, kNparams = 14, kMore = 15, kUniform = 16;
-constexpr size_t kFixed = 17;
+constexpr size_t kMask = 0, kGap = 4, kWord = 8, kFlags = 12, kParam = 14, kNparams = 15, kMore = 16, kUniform = 17;
+constexpr size_t kFixed = 18;
+static_assert(trace::kFlagsDefined < 0x10000, "the packed flags are a u16");
 // The byte at kUniform: how the lanes' addresses follow. Uniform: none (every active lane on
 // the fixed part's word). Words: a record whose lanes are on at most kMaxWords words (most
 // of those that are not warp-uniform), as a u8 count, the words (u32 each) and a byte per
@@ -196,7 +197,8 @@ inline size_t pack_uniform_timing(const trace::Instr& in, uint8_t* out, uint32_t
   __builtin_memcpy(o + kMask, &in.active_mask, 4);
   __builtin_memcpy(o + kGap, &in.gap, 4);
   __builtin_memcpy(o + kWord, &word, 4);
-  o[kFlags] = static_cast<uint8_t>(in.flags);  // check_instr(): no bits above kFlagVec4
+  const uint16_t flags = static_cast<uint16_t>(in.flags);  // check_instr(): only kFlagsDefined
+  __builtin_memcpy(o + kFlags, &flags, 2);
   o[kParam] = in.param;
   o[kNparams] = in.nparams;
   o[kMore] = static_cast<uint8_t>(more);
@@ -222,7 +224,9 @@ const uint8_t* read_common(const uint8_t* p, Out& out, uint32_t& more, int64_t& 
   p += 2;
   __builtin_memcpy(&out.active_mask, p + kMask, 4);
   __builtin_memcpy(&out.gap, p + kGap, 4);
-  out.flags = p[kFlags];
+  uint16_t flags;
+  __builtin_memcpy(&flags, p + kFlags, 2);
+  out.flags = flags;
   out.param = p[kParam];
   out.nparams = p[kNparams];
   more = p[kMore];

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "proc.h"
 #include "gpu_model.h"
+#include "pair_regroup.h"
 #include "progress.h"
 #include "workload.h"
 
@@ -23,8 +24,11 @@ namespace arc::sim {
 
 namespace {
 
-RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource& source, double t0) {
+RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource& plain, double t0) {
   validate(spec);
+  // Adaptive sends a pair call's two records regrouped (rule v5): the source hands them so.
+  const std::unique_ptr<InstrSource> regroup = spec.mode == Mode::Adaptive ? pair_regroup_source(plain, trace) : nullptr;
+  InstrSource& source = regroup ? *regroup : plain;
   const Workload work = build_workload(trace, static_cast<uint32_t>(spec.gpu.sms),
                                        static_cast<uint32_t>(spec.gpu.subcores_per_sm),
                                        static_cast<uint32_t>(spec.gpu.warps_per_subcore));

@@ -63,6 +63,20 @@ size_t SubCore::sw_ops(const trace::Instr& in, LaneOp* ops, uint64_t& groups_red
   wi.addr = in.addr;
   wi.value = in.value;
   size_t n_ops = 0;
+  if (setup_.mode == Mode::Adaptive && (in.flags & trace::kFlagPairSum)) {
+    // Rule v5's pair send (pair_regroup.h): a marked lane sends its value plus the next lane's,
+    // the next lane nothing; every other lane its own.
+    for (uint32_t m = in.active_mask & ~(in.reduced_mask << 1); m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      if (in.reduced_mask >> l & 1u) {
+        ops[n_ops++] = {in.addr[l], golden::group_tree_sum(wi.value, 3u << l, setup_.sw_ftz, fp::Arith::Native), 2};
+        ++groups_reduced;
+      } else {
+        ops[n_ops++] = {in.addr[l], in.value[l], 1};
+      }
+    }
+    return n_ops;
+  }
   const auto groups = golden::match_addresses(wi);
   const auto [eligible, order, threshold] = reduce_rule(shape_of(in), vector_width(in.flags));
   for (const golden::Group& g : groups) {
@@ -94,12 +108,15 @@ uint32_t SubCore::vector_width(uint32_t flags) const {
 
 CallShape SubCore::shape(const Warp& w) {
   const InstrBrief& b = w.brief;
-  if (b.uniform && !setup_.read_lanes) return uniform_shape(b.active_mask, b.param, b.nparams);
-  return shape_of(source_.front(w.src, b));
+  CallShape c = b.uniform && !setup_.read_lanes ? uniform_shape(b.active_mask, b.param, b.nparams)
+                                                 : shape_of(source_.front(w.src, b));
+  c.pair = (b.flags & trace::kFlagPairSum) != 0;
+  return c;
 }
 
 bool SubCore::uniform_sw_packet(const InstrBrief& b, Packet& p) {
   if (!b.uniform || !setup_.zero_values || setup_.read_lanes) return false;
+  if (setup_.mode == Mode::Adaptive && (b.flags & trace::kFlagPairSum)) return false;  // sw_ops: the pair sums
   const uint32_t n = static_cast<uint32_t>(__builtin_popcount(b.active_mask));
   // sw_ops() on one group of n lanes (the sums of +0 lanes are +0).
   const ReduceRule rule = reduce_rule(uniform_shape(b.active_mask, b.param, b.nparams), 1);

@@ -25,6 +25,7 @@ CallShape shape_of(const trace::Instr& in) {
   c.active_mask = in.active_mask;
   c.param = in.param;
   c.nparams = in.nparams;
+  c.pair = (in.flags & trace::kFlagPairSum) != 0;
   for (uint32_t rem = in.active_mask; rem;) {
     const uint32_t mask = lanes_equal(in.addr, in.addr[static_cast<size_t>(__builtin_ctz(rem))]) & rem;
     c.group_lanes[c.groups++] = static_cast<uint8_t>(__builtin_popcount(mask));
@@ -93,6 +94,7 @@ struct Prices {
   Cycle step, step_param;    // a serial step: param 0's, each further param's
   Cycle level, level_param;  // a group-tree level: param 0's, each further param's
   bool groups_priced;        // false: a SW-S / group call costs its overhead alone
+  Cycle pair, pair_param;    // a pair send's instruction: param 0's, each further param's
 };
 
 // SW-S's cost (the match per key, then its groups' steps), and Adaptive's groups (rule v4: the
@@ -110,6 +112,7 @@ Cycle match_and_sum(const Prices& p, const CallShape& in, uint32_t threshold, bo
 Cycle priced(const Prices& p, Mode mode, uint32_t threshold, const CallShape& in, uint32_t vec) {
   const bool call_start = in.param == 0;
   if (mode == Mode::Adaptive) {
+    if (in.pair) return call_start ? p.pair : p.pair_param;
     switch (adaptive_choice(in, vec)) {
       case AdaptiveChoice::Tree: return call_start ? p.overhead : p.butterfly_param;  // as sw-b
       case AdaptiveChoice::PerLane: return call_start ? p.overhead : 0;
@@ -139,8 +142,8 @@ Cycle priced(const Prices& p, Mode mode, uint32_t threshold, const CallShape& in
 }  // namespace
 
 Cycle sw_dispatch_slots(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
-  const Prices p{s.inst_overhead,     s.swb_inst_per_param,     0, s.sws_inst_per_lane, s.sws_inst_per_lane_param,
-                 s.tree_inst_per_level, s.tree_inst_per_level_param, true};
+  const Prices p{s.inst_overhead,       s.swb_inst_per_param,        0,    s.sws_inst_per_lane, s.sws_inst_per_lane_param,
+                 s.tree_inst_per_level, s.tree_inst_per_level_param, true, 12,                  4};
   return priced(p, s.mode, s.threshold, in, vec);
 }
 
@@ -148,8 +151,10 @@ Cycle sw_issue_cycles(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
   // A tree level moves the call's values as a serial step does (its pointer shuffle and vote are
   // not charged); 0 for a further-param or butterfly knob means "as the first".
   const Cycle step_param = s.sws_per_lane_param ? s.sws_per_lane_param : s.sws_per_lane;
+  // A pair send's shuffles (6 at param 0, 2.5 per further param) at a fifth of sw_overhead each.
   const Prices p{s.sw_overhead,   s.swb_per_param ? s.swb_per_param : s.sw_overhead, s.sws_per_key, s.sws_per_lane,
-                 step_param,      s.sws_per_lane, step_param, s.sws_per_key != 0 || s.sws_per_lane != 0};
+                 step_param,      s.sws_per_lane, step_param, s.sws_per_key != 0 || s.sws_per_lane != 0,
+                 (s.sw_overhead * 6 + 2) / 5, (s.sw_overhead + 1) / 2};
   return priced(p, s.mode, s.threshold, in, vec);
 }
 

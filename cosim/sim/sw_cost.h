@@ -18,7 +18,13 @@
 //    it becomes: Tree as sw-b's reduced call, Groups as sw-s's match (X = 2) and then one step
 //    per level of the group tree (rule v4; a level moves the call's values as a serial step
 //    does: sws_cycles_per_lane, not separately measured), PerLane sw_overhead once (the
-//    uniform check).
+//    uniform check). A pair send's instruction (rule v5, trace::kFlagPairSum) is priced by its
+//    shuffles, counted from sw/include/arc/pair_reduce.cuh (not separately measured): per
+//    instruction the key's half of the xor-16 exchange, its gather and 2 shfl_up (3.5), per
+//    value its half exchange and gather (1.5) and the merge's shfl_down (1); at param 0 the key's
+//    3.5 and the first value's 2.5, at each further param 2.5; a shuffle at sw-t's price, a fifth of
+//    sw_overhead (the butterfly's 5 steps). Its warp instructions: the same shuffles plus the 2
+//    ballots, the merge's adds and selects (12 at param 0, 4 per further param).
 // These cycles are the sequences' time on the sub-core's MIO (shuffle/match) port; their warp
 // instructions, which share the dispatch with the workload's compute, are sw_dispatch_slots().
 #pragma once
@@ -61,6 +67,7 @@ struct CallShape {
   uint8_t param = 0, nparams = 1;
   uint32_t groups = 0;  // distinct words among the active lanes
   std::array<uint8_t, trace::kLanes> group_lanes{};  // active lanes per group, leaders ascending
+  bool pair = false;  // a pair send's instruction (trace::kFlagPairSum): adaptive prices the pair send
   bool uniform() const { return groups == 1; }
   uint32_t lanes() const { return static_cast<uint32_t>(__builtin_popcount(active_mask)); }
 };

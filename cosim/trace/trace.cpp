@@ -33,6 +33,7 @@ SumOrder sum_order(Method m, const Instr& in) {
   if (in.flags & kFlagOpaqueSum) return SumOrder::Opaque;
   if (in.flags & kFlagTreeSum) return SumOrder::Tree;
   if (in.flags & kFlagGroupTreeSum) return SumOrder::GroupTree;
+  if (in.flags & kFlagPairSum) return SumOrder::Pair;
   if (m == Method::SwB || m == Method::SwT) return SumOrder::Tree;
   if (m == Method::Cub) return SumOrder::Opaque;
   return SumOrder::Serial;
@@ -63,8 +64,10 @@ std::string check_instr(const Header& h, const Instr& in) {
   if (in.param >= in.nparams)
     return "param " + std::to_string(in.param) + " of a " + std::to_string(in.nparams) + "-param call";
   if (in.flags & ~kFlagsDefined) return "undefined flag bits " + detail::hex32(in.flags & ~kFlagsDefined);
-  if (__builtin_popcount(in.flags & (kFlagTreeSum | kFlagOpaqueSum | kFlagGroupTreeSum)) > 1)
-    return "flags name more than one sum order (tree, library, group tree)";
+  if (__builtin_popcount(in.flags & kFlagsSumOrder) > 1)
+    return "flags name more than one sum order (tree, library, group tree, pair)";
+  if ((in.flags & kFlagPairCall) && (in.flags & kFlagPairSum))
+    return "flags say both a pair call's plain record and a pair instruction";
   if ((in.flags & kFlagVec2) && (in.flags & kFlagVec4)) return "flags say both 2- and 4-wide vector atomics";
   if (h.sm_count && in.sm >= h.sm_count)
     return "SM id " + std::to_string(in.sm) + " >= SM count " + std::to_string(h.sm_count);
@@ -78,6 +81,20 @@ std::string check_instr(const Header& h, const Instr& in) {
   if (in.reduced_mask & ~in.active_mask)
     return "lane data inconsistent with the mask: reduced_mask " + detail::hex32(in.reduced_mask) +
            " names lanes outside active mask " + detail::hex32(in.active_mask);
+  if (in.flags & kFlagPairCall) {
+    if (in.reduced_mask) return "a pair call's plain record names reduced lanes " + detail::hex32(in.reduced_mask);
+    return {};
+  }
+  if (in.flags & kFlagPairSum) {  // reduced lane l took lane l+1's value: same address, l+1 not itself reduced
+    if (in.reduced_mask & (in.reduced_mask << 1))
+      return "pair sums: reduced_mask " + detail::hex32(in.reduced_mask) + " names two adjacent lanes";
+    for (uint32_t r = in.reduced_mask; r; r &= r - 1) {
+      const int l = __builtin_ctz(r);
+      if (l == 31 || !(in.active_mask >> (l + 1) & 1u) || in.addr[l + 1] != in.addr[l])
+        return "pair sums: reduced lane " + std::to_string(l) + " has no active next lane on its address";
+    }
+    return {};
+  }
   for (uint32_t r = in.reduced_mask; r; r &= r - 1) {
     const int l = __builtin_ctz(r);
     for (uint32_t m = in.active_mask & ((1u << l) - 1); m; m &= m - 1) {

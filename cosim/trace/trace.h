@@ -46,8 +46,18 @@ constexpr uint32_t kFlagVec4 = 1u << 5;
 // rank r + s into rank r at s = 1, 2, 4, ... (golden::group_tree_sum). A sum-order flag as bits 2/3:
 // at most one of the three.
 constexpr uint32_t kFlagGroupTreeSum = 1u << 6;
-constexpr uint32_t kFlagsDefined =
-    kFlagFirstOfWarp | kFlagGapClamped | kFlagTreeSum | kFlagOpaqueSum | kFlagVec2 | kFlagVec4 | kFlagGroupTreeSum;
+// Adaptive rule v5's pair send (issue 20, sw/include/arc/pair_reduce.cuh): this instruction's
+// lanes were regrouped from a pair call's two records, and reduced_mask bit l means lane l sent
+// its value plus lane l+1's (same address; lane l+1 sends nothing): the group tree over those two
+// lanes (golden::group_tree_sum). A sum-order flag: at most one of bits 2, 3, 6, 7.
+constexpr uint32_t kFlagPairSum = 1u << 7;
+// One of a pair call's two plain records (Baseline or Floor): this record and the same warp's
+// next record are records 0 and 1 of one arc::reduce_pair call (same mask and params). No reduced
+// lanes. The timing model's adaptive mode sends such a pair regrouped, as rule v5 does.
+constexpr uint32_t kFlagPairCall = 1u << 8;
+constexpr uint32_t kFlagsSumOrder = kFlagTreeSum | kFlagOpaqueSum | kFlagGroupTreeSum | kFlagPairSum;
+constexpr uint32_t kFlagsDefined = kFlagFirstOfWarp | kFlagGapClamped | kFlagTreeSum | kFlagOpaqueSum | kFlagVec2 |
+                                   kFlagVec4 | kFlagGroupTreeSum | kFlagPairSum | kFlagPairCall;
 // Floats per lane update of an instruction with these flags: 1, 2 or 4.
 inline uint32_t vec_width(uint32_t flags) { return (flags & kFlagVec4) ? 4u : (flags & kFlagVec2) ? 2u : 1u; }
 
@@ -102,7 +112,7 @@ struct Instr {
   std::array<uint32_t, kLanes> partial_sum{};  // binary32 bits at reduced leaders only
 };
 
-enum class SumOrder { Serial, Tree, Opaque, GroupTree };
+enum class SumOrder { Serial, Tree, Opaque, GroupTree, Pair };
 // The order of in's partial sums: the flags, else the method (sw-b: tree, cub: opaque).
 SumOrder sum_order(Method m, const Instr& in);
 

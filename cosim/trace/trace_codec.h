@@ -209,12 +209,16 @@ inline bool uniform_ok(const Header& h, const Instr& in) {
   const uint32_t mask = in.active_mask;
   if (mask == 0 || in.nparams < 1 || in.nparams > kMaxParams || in.param >= in.nparams) return false;
   if ((in.flags & ~kFlagsDefined) ||
-      __builtin_popcount(in.flags & (kFlagTreeSum | kFlagOpaqueSum | kFlagGroupTreeSum)) > 1 ||
+      __builtin_popcount(in.flags & kFlagsSumOrder) > 1 || ((in.flags & kFlagPairCall) && (in.flags & kFlagPairSum)) ||
       ((in.flags & kFlagVec2) && (in.flags & kFlagVec4)))
     return false;
   if ((h.sm_count && in.sm >= h.sm_count) || (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)) return false;
   if (in.addr[static_cast<size_t>(__builtin_ctz(mask))] >= h.buffer_words) return false;
-  return (in.reduced_mask & ~(mask & (0u - mask))) == 0;  // at most the lowest active lane leads
+  const uint32_t r = in.reduced_mask;
+  if (in.flags & kFlagPairCall) return r == 0;
+  // Pair sums: each reduced lane's next lane active (so on the one address), no two adjacent.
+  if (in.flags & kFlagPairSum) return (r & ~mask) == 0 && (r & (r << 1)) == 0 && (r & ~(mask >> 1)) == 0;
+  return (r & ~(mask & (0u - mask))) == 0;  // at most the lowest active lane leads
 }
 
 class RecordDecoder {

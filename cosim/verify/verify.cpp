@@ -159,7 +159,10 @@ VerifyResult verify_trace(const VerifyOptions& o) {
     for (size_t i = 0; i < n; ++i) {
       warps[i] = to_warp(batch[i]);
       busy[i] = dynamic && static_cast<double>(busy_rng() >> 11) * 0x1.0p-53 < o.busy_prob;
-      cfgs[i] = follow ? follow_gpu(warps[i], batch[i].reduced_mask, res.sched.adder_ftz, res) : res.sched;
+      // A pair instruction's sums are of two adjacent lanes, not whole address groups: the RTL
+      // sends its lanes as they are (its golden image is still the exact per-lane reference).
+      const uint32_t gpu_reduced = (batch[i].flags & trace::kFlagPairSum) ? 0u : batch[i].reduced_mask;
+      cfgs[i] = follow ? follow_gpu(warps[i], gpu_reduced, res.sched.adder_ftz, res) : res.sched;
       dut.push(warps[i], cfgs[i], busy[i]);
     }
     dut.run_until_idle();
@@ -194,6 +197,18 @@ VerifyResult verify_trace(const VerifyOptions& o) {
         const uint32_t gpu = in.partial_sum[lead];
         if (order == trace::SumOrder::Opaque) {
           ++res.gpu_sums_unchecked;
+        } else if (order == trace::SumOrder::Pair) {
+          // Adaptive's pair send: lane lead took lane lead+1's value, one add (the group tree of
+          // those two lanes).
+          const uint32_t want_sum = golden::group_tree_sum(in.value, 3u << lead, res.sched.adder_ftz);
+          ++res.gpu_tree_sums_checked;
+          ++res.gpu_pair_sums_checked;
+          if (want_sum != gpu) {
+            ++res.gpu_vs_golden_tree_mismatches;
+            if (res.first_mismatches.size() < o.max_reported)
+              res.first_mismatches.push_back(fmt::format("{} lanes {} and {}: golden pair sum 0x{:08x}, GPU sum 0x{:08x}",
+                                                         where(index, in), lead, lead + 1, want_sum, gpu));
+          }
         } else if (order == trace::SumOrder::Tree || order == trace::SumOrder::GroupTree) {
           uint32_t group = 0;
           for (int l = lead; l < trace::kLanes; ++l)
@@ -232,7 +247,15 @@ VerifyResult verify_trace(const VerifyOptions& o) {
                                                      where(index, in), lane_list(missing),
                                                      golden::to_string(cfgs[i].mode), cfgs[i].threshold));
       }
-      // What the GPU's method itself sent: its partial sums for reduced groups, lanes otherwise.
+      // What the GPU's method itself sent: its partial sums for reduced groups, lanes otherwise
+      // (a pair instruction: the pair sums, no lane that gave its value away).
+      if (order == trace::SumOrder::Pair) {
+        for (uint32_t rem = in.active_mask & ~(in.reduced_mask << 1); rem; rem &= rem - 1) {
+          const int l = __builtin_ctz(rem);
+          method_image.apply(in.addr[l], (in.reduced_mask >> l & 1) ? in.partial_sum[l] : in.value[l]);
+        }
+        continue;
+      }
       for (const auto& g : golden::match_addresses(warps[i])) {
         const int lead = __builtin_ctz(g.lane_mask);
         if (in.reduced_mask >> lead & 1) {

@@ -62,6 +62,7 @@ struct VerifyResult {
   uint64_t gpu_sums_checked = 0;           // GPU serial partial sums compared with an RTL sum
   uint64_t rtl_vs_gpu_mismatches = 0;      // value differences + GPU-reduced groups the RTL did not reduce
   uint64_t gpu_tree_sums_checked = 0;      // GPU butterfly (SW-B, adaptive) and group-tree (adaptive) sums vs golden
+  uint64_t gpu_pair_sums_checked = 0;        // of those, pair sums (Adaptive rule v5's pair send) vs golden::group_tree_sum
   uint64_t gpu_group_tree_sums_checked = 0;  // of those, group-tree sums (Adaptive rule v4) vs golden::group_tree_sum
   uint64_t gpu_vs_golden_tree_mismatches = 0;
   uint64_t gpu_sums_unchecked = 0;         // library (CUB) order: no model to compare with

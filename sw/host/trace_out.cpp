@@ -42,6 +42,7 @@ std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& me
   }
   if (d.flags & 4u) in.flags |= arc::trace::kFlagVec2;
   if (d.flags & 8u) in.flags |= arc::trace::kFlagVec4;
+  if (d.flags & kDevPairCall) in.flags |= arc::trace::kFlagPairCall;
   in.reduced_mask = d.reduced;
   in.nparams = static_cast<uint8_t>(d.nparams);
   bool one_addr = true;
@@ -52,7 +53,9 @@ std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& me
   // other group it reduces (several addresses, or a divergent caller's, bit 1) by the group tree
   // (rule v4; rule v3 summed those serially).
   const bool divergent = (d.flags & 2u) != 0;
-  if (d.reduced != 0 &&
+  if (d.flags & kDevPairSum)
+    in.flags |= arc::trace::kFlagPairSum;  // Adaptive's pair send: adjacent-lane sums (arc/pair_reduce.cuh)
+  else if (d.reduced != 0 &&
       (method == "swb" || method == "gsplat" || method == "swt" || (method == "adaptive" && one_addr && !divergent)))
     in.flags |= arc::trace::kFlagTreeSum;
   else if (d.reduced != 0 && method == "adaptive")

@@ -86,11 +86,13 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(Map m, int tiles_x, co
     taps(m, tu, tv, idx, w);
     for (int ch = 0; ch < 4; ++ch) dL[ch] = dldp[4 * (py * m.w + px) + ch];
   }
+  // A bilinear row's two taps are neighbouring texels: one pair call per row (Adaptive sends
+  // them regrouped, arc/pair_reduce.cuh; every other method as two plain calls, taps 2v, 2v+1).
 #pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    float g[kNP];
-    for (int ch = 0; ch < kNP; ++ch) g[ch] = w[k] * dL[ch];
-    arc::reduce<M, kNP, V>(active, idx[k], grad, kNP, g, threshold, rec);
+  for (int v = 0; v < 2; ++v) {
+    float a[kNP], b[kNP];
+    for (int ch = 0; ch < kNP; ++ch) a[ch] = w[2 * v] * dL[ch], b[ch] = w[2 * v + 1] * dL[ch];
+    arc::reduce_pair<M, kNP, V>(active, idx[2 * v], idx[2 * v + 1], grad, kNP, a, b, threshold, rec);
   }
 }
 

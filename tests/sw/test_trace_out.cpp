@@ -205,6 +205,22 @@ TEST(TraceOut, TreeSumFlag) {
   EXPECT_EQ(trace_method("floor"), arc::trace::Method::Baseline);
   EXPECT_THROW(trace_method("baseline-noatomic"), arc::Error);
   EXPECT_THROW(trace_method("no-such-method"), arc::Error);
+  // Issue 20, rule v5: Adaptive's pair instruction (DevCall bit 4) carries the pair order, not
+  // the group tree; a pair call's plain records (bit 5) are marked as such.
+  arc::DevCall pair = multi;
+  pair.flags |= arc::kDevPairSum;
+  for (const auto& in : to_instrs(pair, "adaptive")) {
+    EXPECT_NE(in.flags & arc::trace::kFlagPairSum, 0u);
+    EXPECT_EQ(in.flags & (arc::trace::kFlagTreeSum | kFlagGroupTreeSum | arc::trace::kFlagPairCall), 0u);
+  }
+  arc::DevCall plain = multi;
+  plain.reduced = 0;
+  plain.flags |= arc::kDevPairCall;
+  for (const auto& in : to_instrs(plain, "baseline")) {
+    EXPECT_NE(in.flags & arc::trace::kFlagPairCall, 0u);
+    EXPECT_EQ(in.flags & arc::trace::kFlagPairSum, 0u);
+  }
+  EXPECT_EQ(to_instrs(multi, "baseline")[0].flags & (arc::trace::kFlagPairCall | arc::trace::kFlagPairSum), 0u);
   uni.reduced = 0;  // per-lane atomics: no sums, no flag
   EXPECT_EQ(to_instrs(uni, "adaptive")[0].flags & (arc::trace::kFlagTreeSum | kFlagGroupTreeSum), 0u);
   EXPECT_EQ(to_instrs(uni, "swb")[0].flags & arc::trace::kFlagTreeSum, 0u);

@@ -267,8 +267,30 @@ TEST(TraceFormat, WriterRejectsInvalidInstructions) {
   bad.reduced_mask = 1u << 1;  // lane 1 shares lane 0's address: not a leader
   expect_reject(bad, "not a group leader");
   bad = ok;
-  bad.flags = 1u << 7;
+  bad.flags = 1u << 9;
   expect_reject(bad, "undefined flag bits");
+  bad = ok;
+  bad.flags = kFlagPairSum | kFlagGroupTreeSum;
+  expect_reject(bad, "more than one sum order");
+  bad = ok;
+  bad.flags = kFlagPairSum | kFlagPairCall;
+  expect_reject(bad, "both a pair call's plain record and a pair instruction");
+  bad = ok;
+  bad.flags = kFlagPairCall;
+  bad.reduced_mask = 1u;
+  expect_reject(bad, "a pair call's plain record names reduced lanes");
+  bad = ok;
+  bad.flags = kFlagPairSum;
+  bad.reduced_mask = 3u;
+  expect_reject(bad, "names two adjacent lanes");
+  bad = ok;
+  bad.flags = kFlagPairSum;
+  bad.reduced_mask = 1u << 1;  // lane 2 is on another address
+  expect_reject(bad, "has no active next lane on its address");
+  Instr pair = ok;  // lane 0 took lane 1's value (same address): valid
+  pair.flags = kFlagPairSum;
+  pair.reduced_mask = 1u;
+  EXPECT_NO_THROW(w.write(pair));
   bad = ok;
   bad.flags = kFlagTreeSum | kFlagOpaqueSum;
   expect_reject(bad, "more than one sum order");

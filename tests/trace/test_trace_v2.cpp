@@ -329,12 +329,23 @@ TEST(TraceV2, TheUniformRecordCheckAgreesWithCheckInstr) {
   with([](Instr& in) { for (auto& a : in.addr) a = a ? 1000 : 0; });             // past the buffer
   with([](Instr& in) { in.sm = 8; });                                            // SM id
   with([](Instr& in) { in.subcore = 4; });                                       // sub-core id
-  with([](Instr& in) { in.flags = 1u << 7; });                                   // undefined flag
+  with([](Instr& in) { in.flags = 1u << 9; });                                   // undefined flag
   with([](Instr& in) { in.flags = kFlagTreeSum | kFlagOpaqueSum; });             // two sum orders
   with([](Instr& in) { in.flags = kFlagGroupTreeSum | kFlagOpaqueSum; });        // two sum orders
   with([](Instr& in) { in.flags = kFlagGroupTreeSum; });                         // group tree alone: fine
   with([](Instr& in) { in.flags = kFlagVec2 | kFlagVec4; });                     // two widths
-  with([](Instr& in) { in.flags = kFlagsDefined & ~(kFlagOpaqueSum | kFlagVec4 | kFlagGroupTreeSum); });  // every other flag: fine
+  with([](Instr& in) { in.flags = kFlagsDefined & ~(kFlagOpaqueSum | kFlagVec4 | kFlagGroupTreeSum | kFlagPairSum | kFlagPairCall); });  // every other flag: fine
+  // Pair sums (mask 0xF0F0F0F0): a reduced lane needs its next lane active, no two adjacent.
+  with([](Instr& in) { in.flags = kFlagPairSum; in.reduced_mask = 0x10u; });     // fine
+  with([](Instr& in) { in.flags = kFlagPairSum; in.reduced_mask = 0x40u; });     // not the lowest lane: fine
+  with([](Instr& in) { in.flags = kFlagPairSum; in.reduced_mask = 0x50u; });     // two pairs: fine
+  with([](Instr& in) { in.flags = kFlagPairSum; in.reduced_mask = 0x30u; });     // adjacent
+  with([](Instr& in) { in.flags = kFlagPairSum; in.reduced_mask = 0x80u; });     // lane 8 inactive
+  with([](Instr& in) { in.flags = kFlagPairSum; in.reduced_mask = 0x80000000u; });  // lane 31: no next lane
+  with([](Instr& in) { in.flags = kFlagPairSum | kFlagTreeSum; });               // two sum orders
+  with([](Instr& in) { in.flags = kFlagPairCall; });                             // fine
+  with([](Instr& in) { in.flags = kFlagPairCall; in.reduced_mask = 0x10u; });    // a plain record reduces nothing
+  with([](Instr& in) { in.flags = kFlagPairCall | kFlagPairSum; });              // both
   with([](Instr& in) { in.nparams = 0; });
   with([](Instr& in) { in.nparams = kMaxParams + 1; });
   with([](Instr& in) { in.nparams = 3; in.param = 3; });
@@ -351,7 +362,7 @@ TEST(TraceV2, TheUniformRecordCheckAgreesWithCheckInstr) {
     Instr in = uniform(mask, static_cast<uint32_t>(rng() % 1100));
     in.sm = static_cast<uint32_t>(rng() % 9);
     in.subcore = static_cast<uint32_t>(rng() % 5);
-    in.flags = static_cast<uint32_t>(rng() % 80);
+    in.flags = static_cast<uint32_t>(rng() % 640);
     in.nparams = static_cast<uint8_t>(rng() % 70);
     in.param = static_cast<uint8_t>(rng() % 70);
     const uint32_t r = static_cast<uint32_t>(rng());

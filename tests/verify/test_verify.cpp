@@ -262,6 +262,54 @@ TEST(Verify, GroupTreeSumsCheckedAgainstGolden) {
   EXPECT_GT(r.rtl_vs_gpu_mismatches, 0u) << "serial and tree orders round alike on every group";
 }
 
+// Adaptive rule v5's pair send (kFlagPairSum): a reduced lane l sent value l + value l+1 (the
+// group tree of those two lanes) and lane l+1 nothing. Each such sum is checked against golden;
+// the GPU-method replay applies the pair sums and skips the lanes that gave theirs away; one
+// flipped bit is reported, naming the lanes.
+TEST(Verify, PairSumsCheckedAgainstGolden) {
+  tracegen::GenConfig c;
+  c.instructions = 4000;
+  c.reduce_ftz = fp::FtzMode::Keep;
+  trace::Trace t = trace::read_trace(gen("pair", c));
+  t.header.method = trace::Method::Adaptive;
+  uint64_t pairs = 0;
+  for (trace::Instr& in : t.instrs) {
+    in.flags |= trace::kFlagPairSum;
+    in.reduced_mask = 0;
+    for (int l = 0; l + 1 < trace::kLanes; ++l) {
+      const bool next = (in.active_mask >> l & 1) && (in.active_mask >> (l + 1) & 1) && in.addr[l] == in.addr[l + 1];
+      if (!next || (l > 0 && (in.reduced_mask >> (l - 1) & 1))) continue;
+      in.reduced_mask |= 1u << l;
+      in.partial_sum[l] = golden::group_tree_sum(in.value, 3u << l, fp::FtzMode::Keep);
+      ++pairs;
+    }
+  }
+  VerifyOptions o;
+  o.trace_path = tmp_path("pair.trc");
+  trace::write_trace(o.trace_path, t);
+  VerifyResult r = verify_trace(o);
+  EXPECT_GT(pairs, 1000u);
+  EXPECT_EQ(r.gpu_pair_sums_checked, pairs);
+  EXPECT_EQ(r.gpu_tree_sums_checked, pairs);
+  EXPECT_EQ(r.gpu_vs_golden_tree_mismatches, 0u);
+  EXPECT_EQ(r.rtl_vs_golden_mismatches, 0u);
+  EXPECT_EQ(r.rtl_vs_gpu_mismatches, 0u);
+  EXPECT_EQ(r.instrs_never, t.instrs.size()) << "the RTL sends a pair instruction's lanes as they are";
+  ASSERT_TRUE(r.image_checked);  // the pair sums replace their two lanes: the GPU buffer to rounding
+  EXPECT_LT(r.method_image.max_rel_error, 1e-3);  // a lane counted twice or lost: O(1)
+  EXPECT_EQ(r.method_image.nonfinite_differ, 0u);
+  size_t a = 0;
+  while (t.instrs[a].reduced_mask == 0) ++a;
+  trace::Trace bad = t;
+  bad.instrs[a].partial_sum[__builtin_ctz(bad.instrs[a].reduced_mask)] ^= 1;
+  trace::write_trace(o.trace_path, bad);
+  r = verify_trace(o);
+  EXPECT_EQ(r.gpu_vs_golden_tree_mismatches, 1u);
+  EXPECT_NE(r.first_mismatches.at(0).find("pair sum"), std::string::npos) << r.first_mismatches.at(0);
+  const CmdResult v = arcsim("verify --trace " + o.trace_path);
+  EXPECT_EQ(v.code, 1) << v.out;
+}
+
 TEST(Verify, WrongGpuPartialSumIsReported) {
   tracegen::GenConfig c;
   c.instructions = 3000;

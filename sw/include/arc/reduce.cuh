@@ -48,6 +48,9 @@
 //             sends one float4 (float2) RED per chunk. The pairs summed are the butterfly's
 //             (xor over bit 4 first, ..., bit 0 last), so every sum is bit-identical to
 //             SwB's: traces mark it as the butterfly order (kFlagTreeSum).
+//   Pair      (issue 20, arc/pair_reduce.cuh) arc::reduce_pair: a lane's two neighbouring
+//             records (a bilinear row's taps). Adaptive (rule v5) sends them regrouped, both
+//             records of 16 lanes per instruction; every other method makes two plain calls.
 //   Floor     (issue 20) NOT a reduction method: the compute floor. Each lane adds its values
 //             into a per-thread register (arc::FloorSink, the kernel's Rec) and stores that
 //             register once, when the thread ends, to its last primitive's word (a plain
@@ -351,3 +354,5 @@ __device__ __forceinline__ void reduce(bool active, int prim, const Arrays<NP>& 
 }
 
 }  // namespace arc
+
+#include "arc/pair_reduce.cuh"  // arc::reduce_pair: two records per lane (Adaptive rule v5: the pair send)

@@ -53,10 +53,15 @@ class DevTrace {
     vec_ = vec;
   }
   __device__ __forceinline__ void end() {
+    extra_ = 0;
     if (!lead_) return;
     lead_ = false;
     atomicExch(&b_.warps[gwarp_].last_clock, static_cast<unsigned long long>(clock64()));
   }
+
+  // Extra DevCall flag bits for the next recorded call of this reduce call (a pair call's
+  // kDevPairSum / kDevPairCall, arc/pair_reduce.cuh); every calling lane sets the same bits.
+  __device__ __forceinline__ void flag(unsigned bits) { extra_ = bits; }
 
   // Called by every lane of `calling` (converged). act: lanes with an update; addr: this lane's
   // word of parameter 0, parameter p at addr + p * stride; v: its NP values (read on active
@@ -88,7 +93,7 @@ class DevTrace {
         r.sm = smid;
         r.hw_warp = wid;
         r.warp = gwarp_;
-        r.flags = (seq == 0 ? 1u : 0u) | (calling != 0xffffffffu ? 2u : 0u) | (vec_ == 2 ? 4u : vec_ == 4 ? 8u : 0u);
+        r.flags = (seq == 0 ? 1u : 0u) | (calling != 0xffffffffu ? 2u : 0u) | (vec_ == 2 ? 4u : vec_ == 4 ? 8u : 0u) | extra_;
         r.seq = seq;
         const unsigned long long from = seq == 0 || prev == 0 ? start_ : prev;
         r.gap = begin_ > from ? begin_ - from : 0;
@@ -123,6 +128,7 @@ class DevTrace {
   unsigned long long begin_ = 0;  // clock64() at the current call's entry
   int vec_ = 1;
   bool lead_ = false;  // this lane recorded the current call: its end() stores the end time
+  unsigned extra_ = 0;  // flag(): DevCall flag bits of the next record, cleared by end()
 };
 
 // Host side of one capture: the per-warp state, the slot ranges and the record buffer, freed on

@@ -16,7 +16,9 @@ struct DevCall {
                       // seen + 1 is the occupancy the launch reached)
   uint32_t warp;      // global warp number (block-linear), unique for the launch
   uint32_t flags;     // bit 0: first call of the warp; bit 1: a subset of the warp called (divergent);
-                      // bit 2 / bit 3: 2- / 4-wide vector atomics
+                      // bit 2 / bit 3: 2- / 4-wide vector atomics; bit 4: an Adaptive pair instruction
+                      // (reduced lane l holds value l + value l+1); bit 5: one of a pair call's two
+                      // plain records (arc/pair_reduce.cuh)
   uint64_t seq;       // per-warp call number
   uint64_t gap;       // clock64() cycles from the end of the warp's previous call (or its start) to this call's entry
   uint32_t active;    // lanes that issued an update
@@ -27,6 +29,10 @@ struct DevCall {
   uint32_t value[kMaxRecParams][32];  // binary32 bits, [param][lane]
   uint32_t psum[kMaxRecParams][32];   // a reduced group's sum at its leader, [param][lane]
 };
+
+// DevCall::flags bits of a pair call (arc/pair_reduce.cuh).
+constexpr unsigned kDevPairSum = 1u << 4;   // an Adaptive pair instruction (adjacent-lane sums)
+constexpr unsigned kDevPairCall = 1u << 5;  // one of a pair call's two plain records
 
 // Per-warp state of the recorder, one per global warp, zeroed before each pass.
 struct DevWarpState {
