@@ -71,15 +71,14 @@ class PairRegroupSource : public InstrSource {
   }
   const trace::Instr& front(size_t w, const InstrBrief&) override {
     Warp& x = w_[w];
-    return x.k < x.out.size() ? x.out[x.k] : in_.front(w, x.ib);
+    return x.out ? (*x.out)[x.k] : in_.front(w, x.ib);
   }
   void pop(size_t w, InstrBrief& b, bool next) override {
     Warp& x = w_[w];
     --x.left;
-    if (x.k < x.out.size()) {
-      if (++x.k == x.out.size()) {
-        x.out.clear();
-        x.k = 0;
+    if (x.out) {
+      if (++x.k == x.out->size()) {
+        free_.push_back(std::move(x.out));  // x.out is empty now: the warp passes through again
         if (next) load(w);
       }
     } else {
@@ -90,27 +89,28 @@ class PairRegroupSource : public InstrSource {
   }
   void will_pop(size_t w, const InstrBrief&) override {
     const Warp& x = w_[w];
-    if (x.k >= x.out.size()) in_.will_pop(w, x.ib);
+    if (!x.out) in_.will_pop(w, x.ib);
   }
   uint32_t word_runs(size_t w, const InstrBrief&, uint32_t* words, uint32_t* counts) override {
     const Warp& x = w_[w];
-    return x.k < x.out.size() ? 0 : in_.word_runs(w, x.ib, words, counts);
+    return x.out ? 0 : in_.word_runs(w, x.ib, words, counts);
   }
   uint64_t buffered_peak() const override { return in_.buffered_peak(); }
   uint64_t buffered_bytes_peak() const override { return in_.buffered_bytes_peak(); }
   TraceSummary finish(const TraceSummary& ran_on) override { return in_.finish(ran_on); }
 
  private:
+  using Instrs = std::unique_ptr<std::vector<trace::Instr>>;
   struct Warp {
-    InstrBrief ib;                 // the inner source's brief of its current instruction
-    uint64_t left = 0;             // instructions of this warp not yet popped
-    std::vector<trace::Instr> out;  // a pair call's regrouped instructions, served from k
+    InstrBrief ib;      // the inner source's brief of its current instruction
+    uint64_t left = 0;  // instructions of this warp not yet popped
+    Instrs out;         // while set: a pair call's regrouped instructions, served from k
     size_t k = 0;
   };
 
   const InstrBrief& out_brief(const Warp& x) {
-    if (x.k >= x.out.size()) return x.ib;
-    brief_ = brief_of(x.out[x.k]);
+    if (!x.out) return x.ib;
+    brief_ = brief_of((*x.out)[x.k]);
     return brief_;
   }
 
@@ -131,8 +131,15 @@ class PairRegroupSource : public InstrSource {
                                 s_.warps[w].warp, s_.warps[w].sm));
       in_.pop(w, x.ib, x.left > i + 1);
     }
-    x.out.resize(2 * np);
-    pair_regroup(rec_.data(), rec_.data() + np, np, x.out.data());
+    // A buffer from the pool (as many as warps hold a pair at once: the resident ones).
+    if (free_.empty()) {
+      x.out = std::make_unique<std::vector<trace::Instr>>();
+    } else {
+      x.out = std::move(free_.back());
+      free_.pop_back();
+    }
+    x.out->resize(2 * np);
+    pair_regroup(rec_.data(), rec_.data() + np, np, x.out->data());
     x.k = 0;
   }
 
@@ -140,6 +147,7 @@ class PairRegroupSource : public InstrSource {
   const TraceSummary& s_;
   std::vector<Warp> w_;
   std::vector<trace::Instr> rec_;  // scratch: the two records being regrouped
+  std::vector<Instrs> free_;       // buffers no warp holds
   InstrBrief brief_;
 };
 

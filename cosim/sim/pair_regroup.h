@@ -9,7 +9,9 @@
 // the second of such a pair (the CUDA code's rule: a run's first lane takes the second's, a
 // run's third and later lanes send their own). The sub-core sends each marked lane's sum
 // (golden::group_tree_sum of the two lanes) and not the next lane. Every other instruction
-// passes through unchanged; the number of instructions per warp is the same.
+// passes through unchanged; the number of instructions per warp is the same: where one half of
+// the warp has no active lane, the CUDA code skips that instruction, and here its instructions
+// have no active lane (the sub-core sends nothing for them and charges them nothing).
 #pragma once
 #include <memory>
 

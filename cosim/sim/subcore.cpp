@@ -159,7 +159,10 @@ bool SubCore::try_issue(Cycle now) {
   const size_t src = w.src;
   const InstrBrief& b = w.brief;  // the lanes (source_.front) only where needed
   const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(b.active_mask));
-  if (setup_.mode == Mode::SwT && b.nparams > 1 && tree_eligible(Mode::SwT, source_.front(src, b), setup_.threshold)) {
+  if (b.active_mask == 0) {
+    // A pair send's half with no active lane (pair_regroup.h: the CUDA code skips it): nothing
+    // leaves, and it costs nothing (sw_cost.cpp); it is still one of the trace's instructions.
+  } else if (setup_.mode == Mode::SwT && b.nparams > 1 && tree_eligible(Mode::SwT, source_.front(src, b), setup_.threshold)) {
     const trace::Instr& in = source_.front(src, b);
     // A reduced call of several parameters: their sums gather in the warp, the last one sends
     // them all (a one-parameter call is sw-b's, below).

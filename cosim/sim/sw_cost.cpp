@@ -112,7 +112,7 @@ Cycle match_and_sum(const Prices& p, const CallShape& in, uint32_t threshold, bo
 Cycle priced(const Prices& p, Mode mode, uint32_t threshold, const CallShape& in, uint32_t vec) {
   const bool call_start = in.param == 0;
   if (mode == Mode::Adaptive) {
-    if (in.pair) return call_start ? p.pair : p.pair_param;
+    if (in.pair) return in.active_mask == 0 ? 0 : call_start ? p.pair : p.pair_param;  // an empty half: skipped
     switch (adaptive_choice(in, vec)) {
       case AdaptiveChoice::Tree: return call_start ? p.overhead : p.butterfly_param;  // as sw-b
       case AdaptiveChoice::PerLane: return call_start ? p.overhead : 0;
