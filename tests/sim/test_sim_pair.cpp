@@ -66,10 +66,11 @@ TEST(SimPair, TakersFollowTheCudaRule) {
   EXPECT_GT(takers, 20000u);
 }
 
-// Warp `warp`'s pair call: record 0 on words base + 4 x lane (+ p), record 1 on the next word
-// over (a bilinear row's taps: texel x and x + 1), `mask` lanes, nparams np.
-void push_pair(trace::Trace& t, uint64_t& seq, uint32_t warp, uint32_t mask, uint32_t base, uint32_t np, bool first,
-               uint32_t gap) {
+// Warp `warp`'s pair call: records 0 and 1 of params 0..np-1, `mask` lanes, lane l of record rec
+// on word addr(l, rec, p) (values in a full trace only).
+template <class Addr>
+void push_pair_with(trace::Trace& t, uint64_t& seq, uint32_t warp, uint32_t mask, uint32_t np, bool first,
+                    uint32_t gap, Addr addr) {
   for (uint32_t rec = 0; rec < 2; ++rec)
     for (uint32_t p = 0; p < np; ++p) {
       trace::Instr in;
@@ -84,12 +85,21 @@ void push_pair(trace::Trace& t, uint64_t& seq, uint32_t warp, uint32_t mask, uin
       in.active_mask = mask;
       for (uint32_t l = 0; l < 32; ++l)
         if (mask >> l & 1) {
-          // Lanes 2k and 2k+1 sample the same texel pair half the time (a texel spans 2 pixels).
-          in.addr[l] = np * (base + (l / 2) * 2 + rec + (l % 2 && (l / 2) % 2 ? 1 : 0)) + p;
-          in.value[l] = 0x3f800000u + 7 * l + 3 * p + 11 * rec;
+          in.addr[l] = addr(l, rec, p);
+          if (!t.header.timing_only) in.value[l] = 0x3f800000u + 7 * l + 3 * p + 11 * rec;
         }
       t.instrs.push_back(in);
     }
+}
+
+// A bilinear row's taps: record 0 on texel base + pixel, record 1 on the next texel over, np
+// words per texel; lanes 2k and 2k+1 sample the same texel pair half the time (a texel spans 2
+// pixels).
+void push_pair(trace::Trace& t, uint64_t& seq, uint32_t warp, uint32_t mask, uint32_t base, uint32_t np, bool first,
+               uint32_t gap) {
+  push_pair_with(t, seq, warp, mask, np, first, gap, [&](uint32_t l, uint32_t rec, uint32_t p) {
+    return np * (base + (l / 2) * 2 + rec + (l % 2 && (l / 2) % 2 ? 1 : 0)) + p;
+  });
 }
 
 trace::Trace pair_trace(uint32_t np, uint32_t calls) {
@@ -215,21 +225,9 @@ TEST(SimPair, UniformTimingOnlyRecordsRegroup) {
     for (uint32_t c = 0; c < 30; ++c) {
       const uint32_t base = (w * 13 + c * 7) % 4000;
       const bool uniform = c % 2 == 0;
-      for (uint32_t rec = 0; rec < 2; ++rec)
-        for (uint32_t p = 0; p < 4; ++p) {
-          trace::Instr in;
-          in.sm = w % 4;
-          in.subcore = (w / 4) % 4;
-          in.warp = w;
-          in.seq = seq++;
-          in.param = static_cast<uint8_t>(p);
-          in.nparams = 4;
-          in.gap = rec == 0 && p == 0 ? 40 : 0;
-          in.flags = trace::kFlagPairCall | (c == 0 && rec == 0 && p == 0 ? trace::kFlagFirstOfWarp : 0u);
-          in.active_mask = c % 3 ? 0xFFFFFFFFu : 0xFFFF00FFu;
-          for (uint32_t l = 0; l < 32; ++l) in.addr[l] = 4 * (base + rec + (uniform ? 0 : l / 2)) + p;
-          t.instrs.push_back(in);
-        }
+      push_pair_with(t, seq, w, c % 3 ? 0xFFFFFFFFu : 0xFFFF00FFu, 4, c == 0, 40, [&](uint32_t l, uint32_t rec, uint32_t p) {
+        return 4 * (base + rec + (uniform ? 0 : l / 2)) + p;
+      });
     }
   }
   trace::Trace regrouped = t;
