@@ -115,6 +115,19 @@ class MemoryImage {
 
   void apply(uint32_t addr, uint32_t value);  // throws arc::Error when addr >= size()
   void apply(const Transaction& t) { apply(t.addr, t.value); }
+  // apply(addr, value_of(k)) for k = 0 .. n-1, in order: one range check, and on the host FPU
+  // (Arith::Native) one load and store of the word for them all (the timing model's ROP commits
+  // a word's ops in runs).
+  template <class ValueOf>
+  void apply_run(uint32_t addr, size_t n, ValueOf value_of) {
+    if (addr >= words_.size() || arith_ != fp::Arith::Native) {
+      for (size_t k = 0; k < n; ++k) apply(addr, value_of(k));
+      return;
+    }
+    uint32_t w = words_[addr];
+    for (size_t k = 0; k < n; ++k) w = fp::add_native(w, value_of(k), fp::FtzMode::Flush);
+    words_[addr] = w;
+  }
   uint32_t at(uint32_t addr) const;           // throws arc::Error when addr >= size()
   size_t size() const { return words_.size(); }
   const std::vector<uint32_t>& words() const { return words_; }

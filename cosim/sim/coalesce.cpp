@@ -89,6 +89,7 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
     std::copy(ops, ops + n, shared->ops);
     shared->size = static_cast<uint32_t>(n);
     Request r;
+    r.one = ops[0];  // addr() reads it
     r.sm = static_cast<uint16_t>(sm);
     r.count = static_cast<uint8_t>(n);
     r.rounds = static_cast<uint8_t>(n);
@@ -155,8 +156,8 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
     r.sm = static_cast<uint16_t>(sm);
     r.first = static_cast<uint8_t>(i);
     r.count = static_cast<uint8_t>(count);
+    r.one = v[i];  // the op itself (count 1), else its first (addr() reads it)
     if (r.count == 1) {
-      r.one = v[i];
       r.bytes = single;
       r.link_bytes = single_link;
     } else {

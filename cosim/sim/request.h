@@ -70,7 +70,7 @@ class OpsRef {
 // Small (40 bytes): every queue and link between the LSU and the ROP units holds Requests, and
 // the model's speed follows how many cache lines a request touches on its way.
 struct Request {
-  LaneOp one;          // the op when count == 1 and !many
+  LaneOp one;          // the op when count == 1 and !many; with `many`, its first op (addr() without the op array)
   uint32_t rop = 0;    // destination ROP unit (address hash of its first word, set by the LSU)
   OpsRef many;         // the packet's ops, [first, first + count)
   uint32_t bytes = 32;       // crossbar output and ROP input
@@ -85,7 +85,9 @@ struct Request {
   bool run() const { return !many && count > 1; }
   const LaneOp* begin() const { return many ? many->ops + first : &one; }  // not for a run
   const LaneOp* end() const { return begin() + count; }
-  uint32_t addr() const { return begin()->addr; }  // the word the hash routes on
+  // The word the hash routes on (its first op's): inline, so the LSU, the crossbar and the ROP's
+  // look-ahead do not touch the shared op array (a cache miss per request on a full trace).
+  uint32_t addr() const { return one.addr; }
 };
 
 // What one issue hands the LSU in one cycle: the requests of one warp-level atomic

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cache_hint.h"
+
 namespace arc::sim {
 
 std::vector<std::pair<uint32_t, uint32_t>> CommitLog::sorted() const {
@@ -26,6 +28,20 @@ RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& se
       lines_(lines),
       stats_(stats) {
   wake.bind([this] { step(); });
+}
+
+// A request the next step will likely start (the front): start loading what its commit
+// reads, its ops (a shared op block, written at issue long before), its word's state and image
+// word. A model cycle is far longer than a memory access, so they are in cache by then (the
+// ops' load was a quarter of this unit's time on a full trace).
+void RopUnit::prefetch(const Request& r) const {
+  if (r.many) {
+    const auto* p = reinterpret_cast<const char*>(r.begin()), *end = reinterpret_cast<const char*>(r.end());
+    for (; p < end; p += 64) load_hint(p);
+    load_hint(end - 1);
+  }
+  load_hint(&words_[r.addr()]);
+  if (setup_.values && r.addr() < image_.size()) load_hint(image_.words().data() + r.addr());
 }
 
 void RopUnit::step() {
@@ -104,10 +120,10 @@ void RopUnit::step() {
       WordState& w = words_[addr];
       // (or later: a run earlier in this request on the word)
       const uint64_t t0 = serialize ? due(w.free_sub) : now * kSubCycles;
-      for (uint32_t k = 0; ops && k < rounds; ++k) {
-        if (setup_.values) image_.apply(addr, ops[k].value);  // a timing-only trace adds 0 to 0: the image stays 0
-        if (log_.enabled) log_.entries.push_back({whole(t0 + k * gap), unit_, addr, ops[k].value});
-      }
+      if (ops && setup_.values)  // (a timing-only trace adds 0 to 0: the image stays 0)
+        image_.apply_run(addr, rounds, [ops](size_t k) { return ops[k].value; });
+      for (uint32_t k = 0; ops && log_.enabled && k < rounds; ++k)
+        log_.entries.push_back({whole(t0 + k * gap), unit_, addr, ops[k].value});
       const uint64_t t = t0 + uint64_t{rounds} * gap;
       w.arrived += lanes;
       if (serialize) w.free_sub = t;
@@ -132,6 +148,7 @@ void RopUnit::step() {
     ++started;
     in.drop_at(now, pick);  // r is gone from here on
   }
+  if (!in.empty()) prefetch(in.item(0));
   if (started) {
     ++stats_.rop_busy_unit_cycles;
     ++stats_.rop(unit_).busy_cycles;
