@@ -187,6 +187,10 @@ static_assert(kMax < 0x10000);
 // Packs `in` at out (kMax bytes free); returns the bytes written, length prefix included.
 // more > 0: `in` is param 0 of a call whose next `more` params are next_param() of it (timing-only).
 size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more = 0, int64_t stride = 0);
+// pack(in, true, out) for a full trace's instruction whose values are `values` (as
+// trace::Reader::packed_values gives them; in.value is not read): the same bytes. uniform:
+// known warp-uniform (the reader said so), else its lanes tell.
+size_t pack_full(const trace::Instr& in, const uint8_t* values, bool uniform, uint8_t* out);
 // The same for a timing-only `in` known to be warp-uniform (every active lane on one word;
 // the reader said so): the fixed part and the stride, no look at its lanes. Inline: once per
 // record on the reader's thread.

@@ -105,6 +105,46 @@ class Summarizer {
     ++s_.instructions;
     s_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
   }
+  // add(in, i) for a full trace's instruction whose values are `values` (its active lanes'
+  // binary32 bits in ascending lane order, 4 bytes each: trace::Reader::packed_values; in.value
+  // is not read), in the same order of double additions. uniform: known warp-uniform (the
+  // reader said so, and checked its address): one word's sums kept in registers. key: as add_call's.
+  void add_packed(const trace::Instr& in, const uint8_t* values, bool uniform, uint64_t i, size_t key = kNoKey) {
+    const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(in.active_mask));
+    if (uniform) {
+      const uint32_t a = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+      s_.word_updates[a] += lanes;
+      double sum = s_.word_sum[a], abs_sum = s_.word_abs_sum[a];
+      for (uint32_t k = 0; k < lanes; ++k) {
+        uint32_t bits;
+        __builtin_memcpy(&bits, values + 4 * k, 4);
+        const double v = as_double(bits);
+        sum += v;
+        abs_sum += v < 0 ? -v : v;
+      }
+      s_.word_sum[a] = sum;
+      s_.word_abs_sum[a] = abs_sum;
+    } else {
+      for (uint32_t m = in.active_mask; m; m &= m - 1, values += 4) {
+        const int l = __builtin_ctz(m);
+        const uint32_t a = in.addr[l];
+        if (a >= s_.header.buffer_words)
+          throw Error(fmt::format("trace record {}: lane {} address {} is outside the {}-word gradient buffer", i, l, a,
+                                  s_.header.buffer_words));
+        ++s_.word_updates[a];
+        uint32_t bits;
+        __builtin_memcpy(&bits, values, 4);
+        const double v = as_double(bits);
+        s_.word_sum[a] += v;
+        s_.word_abs_sum[a] += v < 0 ? -v : v;
+      }
+    }
+    WarpSummary& w = key == kNoKey ? warp(in) : warp_by_key(in, key);
+    ++w.count;
+    w.work += static_cast<uint64_t>(in.gap) + 1;
+    ++s_.instructions;
+    s_.lane_updates += lanes;
+  }
   // A timing-only trace, a whole call at once (Reader::next_call): param p is in0 at
   // address + p x stride with gap 0; the reader has checked every param's addresses.
   // uniform: known warp-uniform (the reader said so); else its lanes tell.

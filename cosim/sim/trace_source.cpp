@@ -79,6 +79,7 @@ class FileSource : public InstrSource {
       tally_->keys(s.warps.size());  // a record's warp is found in index_ (the table) first: its key
     }
     reader_.ignore_seq();  // nothing here reads seq (packed records do not keep it)
+    if (values_) reader_.keep_values_packed();  // packed on as they come (pack_full, add_packed)
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
   }
@@ -193,17 +194,19 @@ class FileSource : public InstrSource {
       if (k == WarpIndex::kNone)
         throw Error(fmt::format("{}: SM {} warp {} is not in the {}", path_, in->sm, in->warp,
                                 tally_ ? "trace's warp table (corrupt file)" : "first pass's summary (did the file change?)"));
-      const bool uniform = !values_ && reader_.last_call_uniform();
+      const bool uniform = reader_.last_call_uniform();
+      const uint8_t* const values = values_ ? reader_.packed_values() : nullptr;
       if (tally_) {
-        if (values_) tally_->add(*in, tally_instrs_++);
+        if (values_) tally_->add_packed(*in, values, uniform, tally_instrs_++, k);
         else tally_->add_call(*in, n, stride, uniform, k);
       }
       b.warp.push_back(static_cast<uint32_t>(k));
       b.offset.push_back(static_cast<uint32_t>(at));
       if (b.bytes.size() < at + packed::kMax) b.bytes.resize(std::max(2 * b.bytes.size(), at + packed::kMax));
       uint8_t* const o = b.bytes.data() + at;
-      at += uniform ? packed::pack_uniform_timing(*in, o, n - 1, stride)  // uniform: timing-only (above)
-                    : packed::pack(*in, values_, o, n - 1, stride);
+      at += values_   ? packed::pack_full(*in, values, uniform, o)
+            : uniform ? packed::pack_uniform_timing(*in, o, n - 1, stride)
+                      : packed::pack(*in, false, o, n - 1, stride);
     }
     return b.warp.size() == kBatch;
   }
