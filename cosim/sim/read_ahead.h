@@ -214,6 +214,9 @@ inline size_t pack_uniform_timing(const trace::Instr& in, uint8_t* out, uint32_t
   out[1] = static_cast<uint8_t>(n >> 8);
   return n + 2;
 }
+// Where the values of the record at p (its length prefix first) start, for a warp-uniform
+// record of a full trace (nothing else follows its fixed part and stride).
+inline const uint8_t* uniform_values(const uint8_t* p) { return p + 2 + kFixed + (p[2 + kMore] ? 8 : 0); }
 // Warp instructions the record at p stands for (1, or a call's params).
 inline uint32_t instructions(const uint8_t* p) { return 1u + p[2 + kMore]; }
 // Unpacks the record at p (its length prefix first) into out; sm, subcore and warp stay as they

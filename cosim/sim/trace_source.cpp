@@ -73,7 +73,8 @@ class FileSource : public InstrSource {
         index_(warp_index(s)),
         queues_(s.warps.size()),
         warps_(s.warps),
-        head_of_(s.warps.size(), nullptr) {
+        head_of_(s.warps.size(), nullptr),
+        in_queue_(s.warps.size(), nullptr) {
     if (s.from_table) {
       tally_.emplace(s.header);
       tally_->keys(s.warps.size());  // a record's warp is found in index_ (the table) first: its key
@@ -101,6 +102,7 @@ class FileSource : public InstrSource {
       fill_lanes(in.addr, b.addr, b.active_mask);
       return in;
     }
+    if (const uint8_t* p = in_queue_[w]) return front_in_queue(w, p);
     Head& h = *head_of_[w];
     if (!h.in) {
       h.in = take_instr(w);
@@ -109,20 +111,39 @@ class FileSource : public InstrSource {
     if (h.in->param != b.param) packed::advance(*h.in, static_cast<uint32_t>(b.param - h.in->param), b.stride);
     return *h.in;
   }
+  // front() of a record read where it waits in its queue.
+  const trace::Instr& front_in_queue(size_t w, const uint8_t* p) {
+    Head* h = head_of_[w];
+    if (!h) {
+      h = &take_head(w);
+      h->in = take_instr(w);
+      unpack(p, *h->in);
+    }
+    return *h->in;
+  }
   void pop(size_t w, InstrBrief& b, bool next) override {
     if (b.more) {  // the call's next param, from this one (the head, if any, follows in front())
       --b.more;
       packed::next_param(b, b.stride);
       return;
     }
-    if (!brief_only(b)) {
-      Head* h = head_of_[w];
+    if (const uint8_t* p = in_queue_[w]) {  // read in place: it leaves its queue now
+      queues_.drop_whole(w, record_length(p));
+      in_queue_[w] = nullptr;
+    }
+    if (Head* h = head_of_[w]) {  // (none for a brief-only record, or one read in place unless front() asked)
       if (h->in) free_instrs_.push_back(h->in);
       h->in = nullptr;
       free_heads_.push_back(h);
       head_of_[w] = nullptr;
     }
     if (next) read_next(w, b);
+  }
+  const uint8_t* uniform_values(size_t w, const InstrBrief& b) override {
+    if (!values_ || !b.uniform) return nullptr;
+    if (const uint8_t* p = in_queue_[w]) return packed::uniform_values(p);
+    const Head& h = *head_of_[w];
+    return h.in ? nullptr : packed::uniform_values(h.rec);  // unpacked already: its lanes are at hand
   }
   uint32_t word_runs(size_t w, const InstrBrief& b, uint32_t* words, uint32_t* counts) override {
     if (values_ || brief_only(b)) return 0;
@@ -133,6 +154,15 @@ class FileSource : public InstrSource {
   void will_pop(size_t w, const InstrBrief& b) override {
     queues_.prefetch_queue(w);  // what take_next() reads first
     if (b.next_at) load_hint(b.next_at);
+    // What the issue reads first, last touched when the warp's previous instruction left: its
+    // record's values (uniform_values), read in place or in its head slot.
+    if (const uint8_t* p = in_queue_[w]) hint_bytes(p, kMaxUniform);
+    else if (const Head* h = head_of_[w]) hint_bytes(h, sizeof(Head));
+  }
+  static void hint_bytes(const void* at, size_t n) {
+    const auto* p = static_cast<const char*>(at);
+    for (size_t k = 0; k < n; k += 64) load_hint(p + k);
+    load_hint(p + n - 1);
   }
   uint64_t buffered_peak() const override { return peak_; }
   uint64_t buffered_bytes_peak() const override { return queues_.chunks_peak() * ChunkQueues::kChunk; }
@@ -170,6 +200,7 @@ class FileSource : public InstrSource {
 
  private:
   static constexpr size_t kBatch = 4096;  // records per batch
+  static constexpr size_t kMaxUniform = 2 + packed::kFixed + 4 * trace::kLanes;  // a full warp-uniform record
   struct Batch {
     // Packed records, back to back. It grows as records need room (kMax free before each
     // pack), so a batch clears only the bytes its records use, not kBatch x kMax (~1.9 MB):
@@ -243,7 +274,9 @@ class FileSource : public InstrSource {
   // warp-uniform timing-only record needs no slot: front() makes its lanes from the brief.
   struct Head {
     trace::Instr* in = nullptr;   // unpacked (from instrs_), or null while only `rec` holds it
-    uint8_t rec[96];              // !in: the packed record (a few words' record fits: kLanesWords)
+    // !in: the packed record (a few words' record fits: kLanesWords; so does a full trace's
+    // warp-uniform one, 32 values, which the baseline issues from here: uniform_values()).
+    uint8_t rec[2 + packed::kFixed + 4 * trace::kLanes];
   };
   bool brief_only(const InstrBrief& b) const { return b.uniform && !values_; }
   void unpack(const uint8_t* p, trace::Instr& in) const {
@@ -268,12 +301,20 @@ class FileSource : public InstrSource {
   // b.next_at: where the record after it waits (its queue's front, now in cache), if queued.
   void read_next(size_t w, InstrBrief& b) {
     take_next(w, b);
-    b.next_at = queues_.front_at(w);
+    if (const uint8_t* p = in_queue_[w]) b.next_at = queues_.count(w) > 1 ? p + record_length(p) : nullptr;
+    else b.next_at = queues_.front_at(w);
   }
   void take_next(size_t w, InstrBrief& b) {
     if (queues_.count(w)) {
       if (const uint8_t* p = queues_.peek_whole(w)) {
         buffered_ -= packed::instructions(p);
+        if (values_ && p[2 + packed::kUniform] == packed::kLanesUniform) {
+          // A full trace's warp-uniform record: read where it waits, no copy to a head slot
+          // (its chunk stays: bytes follow it there); pop() drops it.
+          packed::unpack_brief(p, b);
+          in_queue_[w] = p;
+          return;
+        }
         load(p, w, b);
         queues_.drop_whole(w, record_length(p));
         return;
@@ -328,6 +369,10 @@ class FileSource : public InstrSource {
   std::deque<trace::Instr> instrs_;
   std::vector<trace::Instr*> free_instrs_;
   std::vector<Head*> head_of_;  // per warp: its head slot, or null
+  // Per warp: its current record where it is read in place, whole in its queue's head chunk
+  // (a full trace's warp-uniform record, take_next), else null. Its bytes stay put until
+  // pop() drops it: only this warp reads or drops its queue, pushes only append.
+  std::vector<const uint8_t*> in_queue_;
   InstrBrief brief_;            // brief()'s answer
   trace::Instr lanes_;          // front()'s answer for a brief-only record
   Batch* batch_ = nullptr;
