@@ -80,7 +80,7 @@ class FileSource : public InstrSource {
       tally_->keys(s.warps.size());  // a record's warp is found in index_ (the table) first: its key
     }
     reader_.ignore_seq();  // nothing here reads seq (packed records do not keep it)
-    if (values_) reader_.keep_values_packed();  // packed on as they come (pack_full, add_packed)
+    if (values_) reader_.keep_values_packed();  // packed on as they come (pack_full, Summarizer::add_record)
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
   }
@@ -216,6 +216,7 @@ class FileSource : public InstrSource {
     b.warp.clear();
     b.offset.clear();
     size_t at = 0;
+    size_t tallied = 0;  // a full trace's records tallied (from their packed form, in order)
     while (b.warp.size() < kBatch) {
       uint32_t n = 1;
       int64_t stride = 0;
@@ -228,7 +229,7 @@ class FileSource : public InstrSource {
       const bool uniform = reader_.last_call_uniform();
       const uint8_t* const values = values_ ? reader_.packed_values() : nullptr;
       if (tally_) {
-        if (values_) tally_->add_packed(*in, values, uniform, tally_instrs_++, k);
+        if (values_) tally_->expect(*in, k);  // added from its packed record, kTallyLag records on
         else tally_->add_call(*in, n, stride, uniform, k);
       }
       b.warp.push_back(static_cast<uint32_t>(k));
@@ -238,8 +239,17 @@ class FileSource : public InstrSource {
       at += values_   ? packed::pack_full(*in, values, uniform, o)
             : uniform ? packed::pack_uniform_timing(*in, o, n - 1, stride)
                       : packed::pack(*in, false, o, n - 1, stride);
+      if (tally_ && values_ && b.warp.size() > tallied + kTallyLag) tally_record(b, tallied++);
     }
+    if (tally_ && values_)
+      while (tallied < b.warp.size()) tally_record(b, tallied++);
     return b.warp.size() == kBatch;
+  }
+  // A full trace's records are tallied kTallyLag records after they are read (the lines the
+  // tally touches load meanwhile: Summarizer::expect), in the same order.
+  static constexpr size_t kTallyLag = 4;
+  void tally_record(const Batch& b, size_t j) {
+    tally_->add_record(b.bytes.data() + b.offset[j], b.warp[j], tally_instrs_++, tally_scratch_);
   }
   void next_batch() {
     do {
@@ -260,6 +270,7 @@ class FileSource : public InstrSource {
   trace::Reader reader_;  // the worker's
   std::optional<Summarizer> tally_;  // the summary's from_table: the worker's first pass, made while streaming
   uint64_t tally_instrs_ = 0;
+  trace::Instr tally_scratch_;  // the worker's (tally_record)
   bool values_;
   WarpIndex index_;
   ChunkQueues queues_;
