@@ -339,6 +339,7 @@ class FileSource : public InstrSource {
     }
     for (;;) {
       if (!batch_ || at_ == batch_->warp.size()) next_batch();
+      look_ahead(*batch_, at_);
       const size_t k = batch_->warp[at_];
       const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
       ++at_;
@@ -349,6 +350,19 @@ class FileSource : public InstrSource {
       queues_.push(k, p, record_length(p));
       buffered_ += packed::instructions(p);
       if (buffered_ > peak_) peak_ = buffered_;
+    }
+  }
+  // Nearly every record read from a batch goes to its warp's queue, whose tail chunk was last
+  // written a warp's turn ago: start loading the lines the next few records will read and
+  // write (the queue's bookkeeping kFar records ahead, its tail and the record kNear ahead).
+  static constexpr size_t kNear = 4, kFar = 8;
+  void look_ahead(const Batch& b, size_t at) const {
+    if (at + kFar < b.warp.size()) queues_.prefetch_queue(b.warp[at + kFar]);
+    if (at + kNear < b.warp.size()) {
+      const uint8_t* p = b.bytes.data() + b.offset[at + kNear];
+      load_hint(p);
+      load_hint(p + 64);
+      queues_.prefetch_tail(b.warp[at + kNear]);
     }
   }
   void load(const uint8_t* p, size_t w, InstrBrief& b) {
