@@ -254,12 +254,13 @@ void append_uniform(Packet& out, uint32_t addr, const uint8_t* values, uint32_t 
     return;
   }
   // What append_round_requests() makes of n ops on one word without runs: one request of n
-  // one-word rounds over a shared op block.
+  // one-word rounds, here as a values run (the same ops, values only).
   OpsRef shared = OpsRef::make();
-  for (uint32_t k = 0; k < n; ++k) shared->ops[k] = {addr, value(k), 1};
+  std::memcpy(shared->values, values, 4 * size_t{n});
   shared->size = n;
   Request r;
-  r.one = shared->ops[0];
+  r.one = LaneOp{addr, 0, n};
+  r.values_run = true;
   r.sm = static_cast<uint16_t>(sm);
   r.count = static_cast<uint8_t>(n);
   r.rounds = static_cast<uint8_t>(n);
