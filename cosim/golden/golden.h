@@ -17,6 +17,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -124,8 +125,22 @@ class MemoryImage {
       for (size_t k = 0; k < n; ++k) apply(addr, value_of(k));
       return;
     }
-    uint32_t w = words_[addr];
-    for (size_t k = 0; k < n; ++k) w = fp::add_native(w, value_of(k), fp::FtzMode::Flush);
+    // fp::add_native(w, v, Flush) in turn, with w kept flushed between the adds (its result is
+    // flushed or the canonical NaN: flushing it again is the identity) and the sum in a
+    // register: one SSE addss rounds once to binary32 (x86-64, no x87 excess precision, and a
+    // lone add has nothing to contract), the store and reload add_native's volatile forces
+    // would lengthen this chain of dependent adds.
+    if (n == 0) return;
+    uint32_t w = fp::flush_subnormal(words_[addr]);
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t v = fp::flush_subnormal(value_of(k));
+      float fw, fv;
+      std::memcpy(&fw, &w, sizeof fw);
+      std::memcpy(&fv, &v, sizeof fv);
+      const float sum = fw + fv;
+      std::memcpy(&w, &sum, sizeof w);
+      w = fp::is_nan(w) ? fp::kCanonicalNaN : fp::flush_subnormal(w);
+    }
     words_[addr] = w;
   }
   uint32_t at(uint32_t addr) const;           // throws arc::Error when addr >= size()
