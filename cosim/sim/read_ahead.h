@@ -3,17 +3,12 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "cache_hint.h"
+#include "huge_pages.h"
 #include "lane_mask.h"
 #include "trace.h"
 #include "trace_source.h"
@@ -158,27 +153,13 @@ class ChunkQueues {
   // marked for transparent huge pages: the queues read and write their chunks all over the
   // pool (45 MB on the 1M-instruction full trace), and with 4 KB pages most of those accesses,
   // and the look-ahead's prefetches, missed the TLB first.
-  static constexpr size_t kBlockBytes = size_t{2} << 20;
-  static constexpr uint32_t kBlock = static_cast<uint32_t>(kBlockBytes / sizeof(Chunk));
-  struct BlockFree {
-    void operator()(Chunk* p) const { std::free(p); }  // chunks are trivially destructible
-  };
-  using Block = std::unique_ptr<Chunk[], BlockFree>;
-  static Block new_block() {
-    void* p = std::aligned_alloc(kBlockBytes, kBlockBytes);
-    if (!p) throw std::bad_alloc();
-#if defined(__linux__)
-    madvise(p, kBlockBytes, MADV_HUGEPAGE);  // a hint: without it, 4 KB pages
-#endif
-    Block b(static_cast<Chunk*>(p));
-    std::uninitialized_default_construct_n(b.get(), kBlock);
-    return b;
-  }
+  // (huge_pages.h)
+  static constexpr uint32_t kBlock = static_cast<uint32_t>(kHugeBlockBytes / sizeof(Chunk));
   Chunk& chunk(uint32_t c) { return blocks_[c / kBlock][c % kBlock]; }
   const Chunk& chunk(uint32_t c) const { return blocks_[c / kBlock][c % kBlock]; }
   uint32_t take_chunk() {
     if (free_.empty()) {
-      if (chunks_ % kBlock == 0) blocks_.push_back(new_block());
+      if (chunks_ % kBlock == 0) blocks_.push_back(new_huge_block<Chunk>());
       return chunks_++;
     }
     const uint32_t c = free_.back();
@@ -189,7 +170,7 @@ class ChunkQueues {
   void give_chunk(uint32_t c) { free_.push_back(c); }
 
   std::vector<Queue> q_;
-  std::vector<Block> blocks_;
+  std::vector<HugeBlock<Chunk>> blocks_;
   uint32_t chunks_ = 0;  // chunks made (in blocks_)
   std::vector<uint32_t> free_;
 };
