@@ -148,12 +148,9 @@ class ChunkQueues {
     uint32_t count = 0;                 // records
   };
   // Chunks live in blocks that never move: chunk c is one index into a short table of blocks
-  // away (a std::deque of chunks held one per node, behind a map lookup that
-  // missed the cache as often as the chunk did). A block is 2 MB, 2 MB-aligned and (Linux)
-  // marked for transparent huge pages: the queues read and write their chunks all over the
-  // pool (45 MB on the 1M-instruction full trace), and with 4 KB pages most of those accesses,
-  // and the look-ahead's prefetches, missed the TLB first.
-  // (huge_pages.h)
+  // away (a std::deque of chunks held one per node, behind a map lookup that missed the cache
+  // as often as the chunk did). A block is a 2 MB huge-page block (huge_pages.h): the queues
+  // read and write their chunks all over the pool (~50 MB on the 1M-instruction full trace).
   static constexpr uint32_t kBlock = static_cast<uint32_t>(kHugeBlockBytes / sizeof(Chunk));
   Chunk& chunk(uint32_t c) { return blocks_[c / kBlock][c % kBlock]; }
   const Chunk& chunk(uint32_t c) const { return blocks_[c / kBlock][c % kBlock]; }
