@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "cache_hint.h"
-#include "huge_pages.h"
 #include "lane_mask.h"
 #include "trace.h"
 #include "trace_source.h"
@@ -147,16 +146,15 @@ class ChunkQueues {
     uint32_t rd = 0, wr = 0;            // read offset in head, write offset in tail
     uint32_t count = 0;                 // records
   };
-  // Chunks live in blocks that never move: chunk c is one index into a short table of blocks
-  // away (a std::deque of chunks held one per node, behind a map lookup that missed the cache
-  // as often as the chunk did). A block is a 2 MB huge-page block (huge_pages.h): the queues
-  // read and write their chunks all over the pool (~50 MB on the 1M-instruction full trace).
-  static constexpr uint32_t kBlock = static_cast<uint32_t>(kHugeBlockBytes / sizeof(Chunk));
-  Chunk& chunk(uint32_t c) { return blocks_[c / kBlock][c % kBlock]; }
-  const Chunk& chunk(uint32_t c) const { return blocks_[c / kBlock][c % kBlock]; }
+  // Chunks live in blocks of kBlock that never move: chunk c is one index into a short table
+  // of blocks away (a std::deque of these chunks held one per node, behind a map lookup that
+  // missed the cache as often as the chunk did).
+  static constexpr uint32_t kBlockShift = 10, kBlock = 1u << kBlockShift;
+  Chunk& chunk(uint32_t c) { return blocks_[c >> kBlockShift][c & (kBlock - 1)]; }
+  const Chunk& chunk(uint32_t c) const { return blocks_[c >> kBlockShift][c & (kBlock - 1)]; }
   uint32_t take_chunk() {
     if (free_.empty()) {
-      if (chunks_ % kBlock == 0) blocks_.push_back(new_huge_block<Chunk>());
+      if (chunks_ % kBlock == 0) blocks_.push_back(std::make_unique<Chunk[]>(kBlock));
       return chunks_++;
     }
     const uint32_t c = free_.back();
@@ -167,7 +165,7 @@ class ChunkQueues {
   void give_chunk(uint32_t c) { free_.push_back(c); }
 
   std::vector<Queue> q_;
-  std::vector<HugeBlock<Chunk>> blocks_;
+  std::vector<std::unique_ptr<Chunk[]>> blocks_;
   uint32_t chunks_ = 0;  // chunks made (in blocks_)
   std::vector<uint32_t> free_;
 };
