@@ -17,6 +17,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,33 @@ class MemoryImage {
 
   void apply(uint32_t addr, uint32_t value);  // throws arc::Error when addr >= size()
   void apply(const Transaction& t) { apply(t.addr, t.value); }
+  // apply(addr, value_of(k)) for k = 0 .. n-1, in order: one range check, and on the host FPU
+  // (Arith::Native) one load and store of the word for them all (the timing model's ROP commits
+  // a word's ops in runs).
+  template <class ValueOf>
+  void apply_run(uint32_t addr, size_t n, ValueOf value_of) {
+    if (addr >= words_.size() || arith_ != fp::Arith::Native) {
+      for (size_t k = 0; k < n; ++k) apply(addr, value_of(k));
+      return;
+    }
+    // fp::add_native(w, v, Flush) in turn, with w kept flushed between the adds (its result is
+    // flushed or the canonical NaN: flushing it again is the identity) and the sum in a
+    // register: one SSE addss rounds once to binary32 (x86-64, no x87 excess precision, and a
+    // lone add has nothing to contract), the store and reload add_native's volatile forces
+    // would lengthen this chain of dependent adds.
+    if (n == 0) return;
+    uint32_t w = fp::flush_subnormal(words_[addr]);
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t v = fp::flush_subnormal(value_of(k));
+      float fw, fv;
+      std::memcpy(&fw, &w, sizeof fw);
+      std::memcpy(&fv, &v, sizeof fv);
+      const float sum = fw + fv;
+      std::memcpy(&w, &sum, sizeof w);
+      w = fp::is_nan(w) ? fp::kCanonicalNaN : fp::flush_subnormal(w);
+    }
+    words_[addr] = w;
+  }
   uint32_t at(uint32_t addr) const;           // throws arc::Error when addr >= size()
   size_t size() const { return words_.size(); }
   const std::vector<uint32_t>& words() const { return words_; }

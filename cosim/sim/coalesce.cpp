@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 namespace arc::sim {
 
@@ -89,6 +90,7 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
     std::copy(ops, ops + n, shared->ops);
     shared->size = static_cast<uint32_t>(n);
     Request r;
+    r.one = ops[0];  // addr() reads it
     r.sm = static_cast<uint16_t>(sm);
     r.count = static_cast<uint8_t>(n);
     r.rounds = static_cast<uint8_t>(n);
@@ -155,8 +157,8 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
     r.sm = static_cast<uint16_t>(sm);
     r.first = static_cast<uint8_t>(i);
     r.count = static_cast<uint8_t>(count);
+    r.one = v[i];  // the op itself (count 1), else its first (addr() reads it)
     if (r.count == 1) {
-      r.one = v[i];
       r.bytes = single;
       r.link_bytes = single_link;
     } else {
@@ -235,6 +237,37 @@ bool append_word_groups(Packet& out, const uint32_t* words, const uint32_t* coun
   }
   out[first].bytes += setup.instruction_bytes;  // on the L2 side, once (as append_requests)
   return true;
+}
+
+void append_uniform(Packet& out, uint32_t addr, const uint8_t* values, uint32_t n, uint32_t sm,
+                    const CoalesceSetup& setup) {
+  assert(n >= 1 && n <= trace::kLanes);
+  auto value = [values](uint32_t k) {
+    uint32_t v;
+    std::memcpy(&v, values + 4 * k, 4);
+    return v;
+  };
+  if (setup.granule_words == 0 || n == 1 || setup.runs) {  // not the usual case: as the ops would go
+    LaneOp ops[trace::kLanes];
+    for (uint32_t k = 0; k < n; ++k) ops[k] = {addr, value(k), 1};
+    append_requests(out, ops, n, sm, setup);
+    return;
+  }
+  // What append_round_requests() makes of n ops on one word without runs: one request of n
+  // one-word rounds, here as a values run (the same ops, values only).
+  OpsRef shared = OpsRef::make();
+  std::memcpy(shared->values, values, 4 * size_t{n});
+  shared->size = n;
+  Request r;
+  r.one = LaneOp{addr, 0, n};
+  r.values_run = true;
+  r.sm = static_cast<uint16_t>(sm);
+  r.count = static_cast<uint8_t>(n);
+  r.rounds = static_cast<uint8_t>(n);
+  r.many = std::move(shared);
+  r.bytes = n * l2_round_bytes(1, 1, 1, setup) + setup.instruction_bytes;  // (the instruction's cost: once)
+  r.link_bytes = n * round_bytes(1, 1, 1, setup);
+  out.push_back(std::move(r));
 }
 
 void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, const CoalesceSetup& setup,

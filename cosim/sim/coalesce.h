@@ -65,6 +65,11 @@ void append_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm, cons
 // appended) where two of the words share a granule (then append_requests() on the ops).
 bool append_word_groups(Packet& out, const uint32_t* words, const uint32_t* counts, uint32_t nw, uint32_t n,
                         uint32_t sm, const CoalesceSetup& setup);
+// append_requests() (vec 1) of a warp-uniform instruction of a full trace: n one-lane ops on
+// word `addr` whose values are `values` (n x 4 bytes, little-endian binary32, in lane order:
+// the packed record's), without building the ops twice.
+void append_uniform(Packet& out, uint32_t addr, const uint8_t* values, uint32_t n, uint32_t sm,
+                    const CoalesceSetup& setup);
 // A run (request.h): `count` one-word rounds on word `addr` carrying `lanes` lane updates,
 // priced per round as the ops it stands for.
 inline Request run_request(uint32_t addr, uint32_t count, uint32_t lanes, uint32_t sm, const CoalesceSetup& setup) {

@@ -30,7 +30,9 @@ inline uint64_t get(const uint8_t*& p) {
 
 namespace {
 
-size_t pack_as(const trace::Instr& in, bool uniform, bool values, uint8_t* out, uint32_t more, int64_t stride) {
+// dense: the values as trace::Reader::packed_values gives them (else in.value is read).
+size_t pack_as(const trace::Instr& in, bool uniform, bool values, uint8_t* out, uint32_t more, int64_t stride,
+               const uint8_t* dense = nullptr) {
   const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
   uint8_t* o = out + 2;
   __builtin_memcpy(o + kMask, &in.active_mask, 4);
@@ -82,7 +84,11 @@ size_t pack_as(const trace::Instr& in, bool uniform, bool values, uint8_t* out, 
       prev = in.addr[l];
     }
   }
-  if (values) {
+  if (values && dense) {  // the same bytes, in the same order
+    const size_t nv = 4 * static_cast<size_t>(__builtin_popcount(in.active_mask));
+    std::memcpy(o, dense, nv);
+    o += nv;
+  } else if (values) {
     for (uint32_t m = in.active_mask; m; m &= m - 1) {
       __builtin_memcpy(o, &in.value[static_cast<size_t>(__builtin_ctz(m))], 4);
       o += 4;
@@ -98,6 +104,10 @@ size_t pack_as(const trace::Instr& in, bool uniform, bool values, uint8_t* out, 
 
 size_t pack(const trace::Instr& in, bool values, uint8_t* out, uint32_t more, int64_t stride) {
   return pack_as(in, one_address(in), values, out, more, stride);
+}
+
+size_t pack_full(const trace::Instr& in, const uint8_t* values, bool uniform, uint8_t* out) {
+  return pack_as(in, uniform || one_address(in), true, out, 0, 0, values);
 }
 
 

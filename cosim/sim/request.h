@@ -24,6 +24,9 @@ struct OpBlock {
   static constexpr uint32_t kCap = 128;  // one warp instruction's ops: 32 lanes x up to 4 floats (vector atomics)
   uint32_t refs = 0;
   uint32_t size = 0;
+  // A values run's (Request::values_run) values, 4 bytes a lane: a third of its ops' bytes
+  // to write at issue and read at the ROP.
+  uint32_t values[trace::kLanes];
   LaneOp ops[kCap];
 };
 static_assert(OpBlock::kCap <= 255, "Request::first and count are 8-bit");
@@ -70,7 +73,7 @@ class OpsRef {
 // Small (40 bytes): every queue and link between the LSU and the ROP units holds Requests, and
 // the model's speed follows how many cache lines a request touches on its way.
 struct Request {
-  LaneOp one;          // the op when count == 1 and !many
+  LaneOp one;          // the op when count == 1 and !many; with `many`, its first op (addr() without the op array)
   uint32_t rop = 0;    // destination ROP unit (address hash of its first word, set by the LSU)
   OpsRef many;         // the packet's ops, [first, first + count)
   uint32_t bytes = 32;       // crossbar output and ROP input
@@ -79,13 +82,19 @@ struct Request {
   uint8_t first = 0, count = 1;  // within one instruction's ops (<= OpBlock::kCap)
   bool one_word = true;  // every op on one word (the ROP then looks up one word, not count)
   uint8_t rounds = 1;    // rounds (a word's ops go one per round): a GPC link charges a header each
+  // A values run: `count` one-lane ops on the one word one.addr (a warp-uniform instruction of
+  // a full trace, append_uniform), their values in many->values (no op array: begin() and
+  // end() are not for it); one.lanes = count.
+  bool values_run = false;
 
   Request() = default;
   Request(LaneOp op, uint32_t sm_) : one(op), sm(static_cast<uint16_t>(sm_)) {}
   bool run() const { return !many && count > 1; }
-  const LaneOp* begin() const { return many ? many->ops + first : &one; }  // not for a run
+  const LaneOp* begin() const { return many ? many->ops + first : &one; }  // not for a run or values run
   const LaneOp* end() const { return begin() + count; }
-  uint32_t addr() const { return begin()->addr; }  // the word the hash routes on
+  // The word the hash routes on (its first op's): inline, so the LSU, the crossbar and the ROP's
+  // look-ahead do not touch the shared op array (a cache miss per request on a full trace).
+  uint32_t addr() const { return one.addr; }
 };
 
 // What one issue hands the LSU in one cycle: the requests of one warp-level atomic

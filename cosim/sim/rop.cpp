@@ -1,6 +1,10 @@
 #include "rop.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <type_traits>
+
+#include "cache_hint.h"
 
 namespace arc::sim {
 
@@ -26,6 +30,23 @@ RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& se
       lines_(lines),
       stats_(stats) {
   wake.bind([this] { step(); });
+}
+
+// A request the next step will likely start (the front): start loading what its commit
+// reads, its ops (a shared op block, written at issue long before), its word's state and image
+// word. A model cycle is far longer than a memory access, so they are in cache by then (the
+// ops' load was a quarter of this unit's time on a full trace).
+void RopUnit::prefetch(const Request& r) const {
+  if (r.values_run) {
+    load_hint(r.many->values);
+    load_hint(reinterpret_cast<const char*>(r.many->values + r.count) - 1);
+  } else if (r.many) {
+    const auto* p = reinterpret_cast<const char*>(r.begin()), *end = reinterpret_cast<const char*>(r.end());
+    for (; p < end; p += 64) load_hint(p);
+    load_hint(end - 1);
+  }
+  load_hint(&words_[r.addr()]);
+  if (setup_.values && r.addr() < image_.size()) load_hint(image_.words().data() + r.addr());
 }
 
 void RopUnit::step() {
@@ -98,15 +119,16 @@ void RopUnit::step() {
       uint64_t& line = lines_[r.addr() / setup_.line_words];
       line = due(line) + setup_.same_line_sub;
     }
-    // One word's run: `rounds` ops carrying `lanes` lane updates; ops = their values, or nullptr
-    // for a run request (values 0, nothing to apply or log).
-    auto commit = [&](uint32_t addr, uint32_t rounds, uint32_t lanes, const LaneOp* ops) {
+    // One word's run: `rounds` ops carrying `lanes` lane updates; value_of(k) = op k's value,
+    // or nullptr for a run request (values 0, nothing to apply or log).
+    auto commit = [&](uint32_t addr, uint32_t rounds, uint32_t lanes, const auto& value_of) {
       WordState& w = words_[addr];
       // (or later: a run earlier in this request on the word)
       const uint64_t t0 = serialize ? due(w.free_sub) : now * kSubCycles;
-      for (uint32_t k = 0; ops && k < rounds; ++k) {
-        if (setup_.values) image_.apply(addr, ops[k].value);  // a timing-only trace adds 0 to 0: the image stays 0
-        if (log_.enabled) log_.entries.push_back({whole(t0 + k * gap), unit_, addr, ops[k].value});
+      if constexpr (!std::is_same_v<std::decay_t<decltype(value_of)>, std::nullptr_t>) {
+        if (setup_.values) image_.apply_run(addr, rounds, value_of);  // (a timing-only trace adds 0 to 0)
+        for (uint32_t k = 0; log_.enabled && k < rounds; ++k)
+          log_.entries.push_back({whole(t0 + k * gap), unit_, addr, value_of(k)});
       }
       const uint64_t t = t0 + uint64_t{rounds} * gap;
       w.arrived += lanes;
@@ -115,12 +137,15 @@ void RopUnit::step() {
     };
     if (r.run()) {
       commit(r.one.addr, r.count, r.one.lanes, nullptr);
+    } else if (r.values_run) {
+      const uint32_t* v = r.many->values;
+      commit(r.one.addr, r.count, r.count, [v](size_t k) { return v[k]; });
     } else {
       for (const LaneOp *op = r.begin(), *end = r.end(); op != end;) {
         const LaneOp* first = op;
         uint32_t lanes = 0;
         for (; op != end && op->addr == first->addr; ++op) lanes += op->lanes;
-        commit(first->addr, static_cast<uint32_t>(op - first), lanes, first);
+        commit(first->addr, static_cast<uint32_t>(op - first), lanes, [first](size_t k) { return first[k].value; });
       }
     }
     stats_.rop_ops += r.count;
@@ -132,6 +157,7 @@ void RopUnit::step() {
     ++started;
     in.drop_at(now, pick);  // r is gone from here on
   }
+  if (!in.empty()) prefetch(in.item(0));
   if (started) {
     ++stats_.rop_busy_unit_cycles;
     ++stats_.rop(unit_).busy_cycles;

@@ -70,6 +70,7 @@ class RopUnit : public sc_core::sc_module {
 
  private:
   void step();
+  void prefetch(const Request& r) const;
 
   uint32_t unit_;
   RopSetup setup_;

@@ -206,6 +206,14 @@ bool SubCore::try_issue(Cycle now) {
       Packet p = take_packet();
       append_run(p, b.addr, lanes, setup_.sm, setup_.coalesce);
       to_lsu->push(now, std::move(p));
+    } else if (const uint8_t* v = setup_.mode == Mode::Baseline && vw == 1 && b.uniform && !setup_.read_lanes
+                                      ? source_.uniform_values(src, b)
+                                      : nullptr) {
+      // A warp-uniform instruction of a full trace: its requests from its packed values (what
+      // append_requests makes of its per-lane ops), without unpacking its lanes.
+      Packet p = take_packet();
+      append_uniform(p, b.addr, v, lanes, setup_.sm, setup_.coalesce);
+      to_lsu->push(now, std::move(p));
     } else if (Packet u; vw == 1 && setup_.mode != Mode::Baseline && !sm_buffered(setup_.mode) &&
                         uniform_sw_packet(b, u)) {
       to_lsu->push(now, std::move(u));

@@ -105,6 +105,41 @@ class Summarizer {
     ++s_.instructions;
     s_.lane_updates += static_cast<uint64_t>(__builtin_popcount(in.active_mask));
   }
+  // add(in, i) of a full trace's instruction as the file source packed it (read_ahead.h,
+  // values included; its addresses checked by the reader) for warp `key`, announced by
+  // expect(). scratch: where a record whose lanes are on several words is unpacked.
+  void add_record(const uint8_t* p, size_t key, uint64_t i, trace::Instr& scratch) {
+    uint32_t mask, gap;
+    __builtin_memcpy(&mask, p + 2 + packed::kMask, 4);
+    __builtin_memcpy(&gap, p + 2 + packed::kGap, 4);
+    const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(mask));
+    const uint8_t* values = p + record_length(p) - 4 * lanes;  // last in the record
+    if (p[2 + packed::kUniform] == packed::kLanesUniform) {
+      uint32_t word;
+      __builtin_memcpy(&word, p + 2 + packed::kWord, 4);
+      add_uniform(word, values, lanes);
+    } else {
+      uint32_t more;
+      int64_t stride;
+      packed::unpack(p, false, scratch, more, stride);  // its addresses
+      add_lanes(scratch, values, i);
+    }
+    add_instr(s_.warps[slot_of_key_[key]], gap, lanes);
+  }
+  // Announces `in` (warp `key`), which add_record() will add a few records later (the file
+  // source's lag, in which the lines it touches arrive: the per-word arrays are spread over the
+  // buffer): its warp gets its slot now, in order of first appearance, with in's ids (sm,
+  // sub-core, warp), and those lines start loading.
+  void expect(const trace::Instr& in, size_t key) {
+    load_hint(&warp_by_key(in, key));
+    const uint32_t word = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+    if (word >= s_.word_updates.size()) return;
+    load_hint(&s_.word_updates[word]);
+    if (!s_.word_sum.empty()) {
+      load_hint(&s_.word_sum[word]);
+      load_hint(&s_.word_abs_sum[word]);
+    }
+  }
   // A timing-only trace, a whole call at once (Reader::next_call): param p is in0 at
   // address + p x stride with gap 0; the reader has checked every param's addresses.
   // uniform: known warp-uniform (the reader said so); else its lanes tell.
@@ -156,6 +191,43 @@ class Summarizer {
       s_.warps.back().warp = in.warp;
     }
     return s_.warps[slot];
+  }
+  // One word's share of lanes updates: their values' sums, kept in registers (the same
+  // double additions, in lane order, as one per lane).
+  void add_uniform(uint32_t a, const uint8_t* values, uint32_t lanes) {
+    s_.word_updates[a] += lanes;
+    double sum = s_.word_sum[a], abs_sum = s_.word_abs_sum[a];
+    for (uint32_t k = 0; k < lanes; ++k) {
+      uint32_t bits;
+      __builtin_memcpy(&bits, values + 4 * k, 4);
+      const double v = as_double(bits);
+      sum += v;
+      abs_sum += v < 0 ? -v : v;
+    }
+    s_.word_sum[a] = sum;
+    s_.word_abs_sum[a] = abs_sum;
+  }
+  // in's lanes with values `values` (in lane order), each on its own address.
+  void add_lanes(const trace::Instr& in, const uint8_t* values, uint64_t i) {
+    for (uint32_t m = in.active_mask; m; m &= m - 1, values += 4) {
+      const int l = __builtin_ctz(m);
+      const uint32_t a = in.addr[l];
+      if (a >= s_.header.buffer_words)
+        throw Error(fmt::format("trace record {}: lane {} address {} is outside the {}-word gradient buffer", i, l, a,
+                                s_.header.buffer_words));
+      ++s_.word_updates[a];
+      uint32_t bits;
+      __builtin_memcpy(&bits, values, 4);
+      const double v = as_double(bits);
+      s_.word_sum[a] += v;
+      s_.word_abs_sum[a] += v < 0 ? -v : v;
+    }
+  }
+  void add_instr(WarpSummary& w, uint32_t gap, uint32_t lanes) {
+    ++w.count;
+    w.work += static_cast<uint64_t>(gap) + 1;
+    ++s_.instructions;
+    s_.lane_updates += lanes;
   }
   static constexpr uint32_t kNoSlot = UINT32_MAX;
   TraceSummary s_;

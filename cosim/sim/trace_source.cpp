@@ -73,12 +73,14 @@ class FileSource : public InstrSource {
         index_(warp_index(s)),
         queues_(s.warps.size()),
         warps_(s.warps),
-        head_of_(s.warps.size(), nullptr) {
+        head_of_(s.warps.size(), nullptr),
+        in_queue_(s.warps.size(), nullptr) {
     if (s.from_table) {
       tally_.emplace(s.header);
       tally_->keys(s.warps.size());  // a record's warp is found in index_ (the table) first: its key
     }
     reader_.ignore_seq();  // nothing here reads seq (packed records do not keep it)
+    if (values_) reader_.keep_values_packed();  // packed on as they come (pack_full, Summarizer::add_record)
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });
   }
@@ -100,6 +102,7 @@ class FileSource : public InstrSource {
       fill_lanes(in.addr, b.addr, b.active_mask);
       return in;
     }
+    if (const uint8_t* p = in_queue_[w]) return front_in_queue(w, p);
     Head& h = *head_of_[w];
     if (!h.in) {
       h.in = take_instr(w);
@@ -108,20 +111,39 @@ class FileSource : public InstrSource {
     if (h.in->param != b.param) packed::advance(*h.in, static_cast<uint32_t>(b.param - h.in->param), b.stride);
     return *h.in;
   }
+  // front() of a record read where it waits in its queue.
+  const trace::Instr& front_in_queue(size_t w, const uint8_t* p) {
+    Head* h = head_of_[w];
+    if (!h) {
+      h = &take_head(w);
+      h->in = take_instr(w);
+      unpack(p, *h->in);
+    }
+    return *h->in;
+  }
   void pop(size_t w, InstrBrief& b, bool next) override {
     if (b.more) {  // the call's next param, from this one (the head, if any, follows in front())
       --b.more;
       packed::next_param(b, b.stride);
       return;
     }
-    if (!brief_only(b)) {
-      Head* h = head_of_[w];
+    if (const uint8_t* p = in_queue_[w]) {  // read in place: it leaves its queue now
+      queues_.drop_whole(w, record_length(p));
+      in_queue_[w] = nullptr;
+    }
+    if (Head* h = head_of_[w]) {  // (none for a brief-only record, or one read in place unless front() asked)
       if (h->in) free_instrs_.push_back(h->in);
       h->in = nullptr;
       free_heads_.push_back(h);
       head_of_[w] = nullptr;
     }
     if (next) read_next(w, b);
+  }
+  const uint8_t* uniform_values(size_t w, const InstrBrief& b) override {
+    if (!values_ || !b.uniform) return nullptr;
+    if (const uint8_t* p = in_queue_[w]) return packed::uniform_values(p);
+    const Head& h = *head_of_[w];
+    return h.in ? nullptr : packed::uniform_values(h.rec);  // unpacked already: its lanes are at hand
   }
   uint32_t word_runs(size_t w, const InstrBrief& b, uint32_t* words, uint32_t* counts) override {
     if (values_ || brief_only(b)) return 0;
@@ -132,6 +154,15 @@ class FileSource : public InstrSource {
   void will_pop(size_t w, const InstrBrief& b) override {
     queues_.prefetch_queue(w);  // what take_next() reads first
     if (b.next_at) load_hint(b.next_at);
+    // What the issue reads first, last touched when the warp's previous instruction left: its
+    // record's values (uniform_values), read in place or in its head slot.
+    if (const uint8_t* p = in_queue_[w]) hint_bytes(p, kMaxUniform);
+    else if (const Head* h = head_of_[w]) hint_bytes(h, sizeof(Head));
+  }
+  static void hint_bytes(const void* at, size_t n) {
+    const auto* p = static_cast<const char*>(at);
+    for (size_t k = 0; k < n; k += 64) load_hint(p + k);
+    load_hint(p + n - 1);
   }
   uint64_t buffered_peak() const override { return peak_; }
   uint64_t buffered_bytes_peak() const override { return queues_.chunks_peak() * ChunkQueues::kChunk; }
@@ -169,6 +200,7 @@ class FileSource : public InstrSource {
 
  private:
   static constexpr size_t kBatch = 4096;  // records per batch
+  static constexpr size_t kMaxUniform = 2 + packed::kFixed + 4 * trace::kLanes;  // a full warp-uniform record
   struct Batch {
     // Packed records, back to back. It grows as records need room (kMax free before each
     // pack), so a batch clears only the bytes its records use, not kBatch x kMax (~1.9 MB):
@@ -184,6 +216,7 @@ class FileSource : public InstrSource {
     b.warp.clear();
     b.offset.clear();
     size_t at = 0;
+    size_t tallied = 0;  // a full trace's records tallied (from their packed form, in order)
     while (b.warp.size() < kBatch) {
       uint32_t n = 1;
       int64_t stride = 0;
@@ -193,19 +226,30 @@ class FileSource : public InstrSource {
       if (k == WarpIndex::kNone)
         throw Error(fmt::format("{}: SM {} warp {} is not in the {}", path_, in->sm, in->warp,
                                 tally_ ? "trace's warp table (corrupt file)" : "first pass's summary (did the file change?)"));
-      const bool uniform = !values_ && reader_.last_call_uniform();
+      const bool uniform = reader_.last_call_uniform();
+      const uint8_t* const values = values_ ? reader_.packed_values() : nullptr;
       if (tally_) {
-        if (values_) tally_->add(*in, tally_instrs_++);
+        if (values_) tally_->expect(*in, k);  // added from its packed record, kTallyLag records on
         else tally_->add_call(*in, n, stride, uniform, k);
       }
       b.warp.push_back(static_cast<uint32_t>(k));
       b.offset.push_back(static_cast<uint32_t>(at));
       if (b.bytes.size() < at + packed::kMax) b.bytes.resize(std::max(2 * b.bytes.size(), at + packed::kMax));
       uint8_t* const o = b.bytes.data() + at;
-      at += uniform ? packed::pack_uniform_timing(*in, o, n - 1, stride)  // uniform: timing-only (above)
-                    : packed::pack(*in, values_, o, n - 1, stride);
+      at += values_   ? packed::pack_full(*in, values, uniform, o)
+            : uniform ? packed::pack_uniform_timing(*in, o, n - 1, stride)
+                      : packed::pack(*in, false, o, n - 1, stride);
+      if (tally_ && values_ && b.warp.size() > tallied + kTallyLag) tally_record(b, tallied++);
     }
+    if (tally_ && values_)
+      while (tallied < b.warp.size()) tally_record(b, tallied++);
     return b.warp.size() == kBatch;
+  }
+  // A full trace's records are tallied kTallyLag records after they are read (the lines the
+  // tally touches load meanwhile: Summarizer::expect), in the same order.
+  static constexpr size_t kTallyLag = 4;
+  void tally_record(const Batch& b, size_t j) {
+    tally_->add_record(b.bytes.data() + b.offset[j], b.warp[j], tally_instrs_++, tally_scratch_);
   }
   void next_batch() {
     do {
@@ -226,6 +270,7 @@ class FileSource : public InstrSource {
   trace::Reader reader_;  // the worker's
   std::optional<Summarizer> tally_;  // the summary's from_table: the worker's first pass, made while streaming
   uint64_t tally_instrs_ = 0;
+  trace::Instr tally_scratch_;  // the worker's (tally_record)
   bool values_;
   WarpIndex index_;
   ChunkQueues queues_;
@@ -240,7 +285,9 @@ class FileSource : public InstrSource {
   // warp-uniform timing-only record needs no slot: front() makes its lanes from the brief.
   struct Head {
     trace::Instr* in = nullptr;   // unpacked (from instrs_), or null while only `rec` holds it
-    uint8_t rec[96];              // !in: the packed record (a few words' record fits: kLanesWords)
+    // !in: the packed record (a few words' record fits: kLanesWords; so does a full trace's
+    // warp-uniform one, 32 values, which the baseline issues from here: uniform_values()).
+    uint8_t rec[2 + packed::kFixed + 4 * trace::kLanes];
   };
   bool brief_only(const InstrBrief& b) const { return b.uniform && !values_; }
   void unpack(const uint8_t* p, trace::Instr& in) const {
@@ -265,12 +312,20 @@ class FileSource : public InstrSource {
   // b.next_at: where the record after it waits (its queue's front, now in cache), if queued.
   void read_next(size_t w, InstrBrief& b) {
     take_next(w, b);
-    b.next_at = queues_.front_at(w);
+    if (const uint8_t* p = in_queue_[w]) b.next_at = queues_.count(w) > 1 ? p + record_length(p) : nullptr;
+    else b.next_at = queues_.front_at(w);
   }
   void take_next(size_t w, InstrBrief& b) {
     if (queues_.count(w)) {
       if (const uint8_t* p = queues_.peek_whole(w)) {
         buffered_ -= packed::instructions(p);
+        if (values_ && p[2 + packed::kUniform] == packed::kLanesUniform) {
+          // A full trace's warp-uniform record: read where it waits, no copy to a head slot
+          // (its chunk stays: bytes follow it there); pop() drops it.
+          packed::unpack_brief(p, b);
+          in_queue_[w] = p;
+          return;
+        }
         load(p, w, b);
         queues_.drop_whole(w, record_length(p));
         return;
@@ -284,6 +339,7 @@ class FileSource : public InstrSource {
     }
     for (;;) {
       if (!batch_ || at_ == batch_->warp.size()) next_batch();
+      look_ahead(*batch_, at_);
       const size_t k = batch_->warp[at_];
       const uint8_t* p = batch_->bytes.data() + batch_->offset[at_];
       ++at_;
@@ -294,6 +350,19 @@ class FileSource : public InstrSource {
       queues_.push(k, p, record_length(p));
       buffered_ += packed::instructions(p);
       if (buffered_ > peak_) peak_ = buffered_;
+    }
+  }
+  // Nearly every record read from a batch goes to its warp's queue, whose tail chunk was last
+  // written a warp's turn ago: start loading the lines the next few records will read and
+  // write (the queue's bookkeeping kFar records ahead, its tail and the record kNear ahead).
+  static constexpr size_t kNear = 4, kFar = 8;
+  void look_ahead(const Batch& b, size_t at) const {
+    if (at + kFar < b.warp.size()) queues_.prefetch_queue(b.warp[at + kFar]);
+    if (at + kNear < b.warp.size()) {
+      const uint8_t* p = b.bytes.data() + b.offset[at + kNear];
+      load_hint(p);
+      load_hint(p + 64);
+      queues_.prefetch_tail(b.warp[at + kNear]);
     }
   }
   void load(const uint8_t* p, size_t w, InstrBrief& b) {
@@ -325,6 +394,10 @@ class FileSource : public InstrSource {
   std::deque<trace::Instr> instrs_;
   std::vector<trace::Instr*> free_instrs_;
   std::vector<Head*> head_of_;  // per warp: its head slot, or null
+  // Per warp: its current record where it is read in place, whole in its queue's head chunk
+  // (a full trace's warp-uniform record, take_next), else null. Its bytes stay put until
+  // pop() drops it: only this warp reads or drops its queue, pushes only append.
+  std::vector<const uint8_t*> in_queue_;
   InstrBrief brief_;            // brief()'s answer
   trace::Instr lanes_;          // front()'s answer for a brief-only record
   Batch* batch_ = nullptr;

@@ -94,6 +94,11 @@ class InstrSource {
   // hand (then front() gives the lanes). For the baseline's coalesced issue, which needs no more.
   static constexpr uint32_t kMaxWordRuns = 8;
   virtual uint32_t word_runs(size_t, const InstrBrief&, uint32_t* /*words*/, uint32_t* /*counts*/) { return 0; }
+  // Warp w's current instruction (brief b, warp-uniform) of a full trace: its active lanes'
+  // values, 4 bytes each (little-endian binary32), in lane order; nullptr where the source
+  // does not have them at hand packed (then front() gives the lanes). For the baseline's
+  // issue of a warp-uniform instruction, which needs no more.
+  virtual const uint8_t* uniform_values(size_t, const InstrBrief&) { return nullptr; }
   virtual uint64_t buffered_peak() const { return 0; }        // instructions read ahead, at most
   virtual uint64_t buffered_bytes_peak() const { return 0; }  // bytes they took, at most
   // After the model ran on `ran_on` (from_table): reads the trace to its end and returns the

@@ -327,8 +327,10 @@ const Instr* Reader::next() {
   if (m.call_next == m.call.size()) {
     if (!m.decode_record(true)) return nullptr;
     const uint32_t n = static_cast<uint32_t>(m.call.size());
+    const bool uniform = m.dec->uniform();  // every param warp-uniform: uniform_ok() says it all (as next_call())
     for (const Instr& p : m.call)
-      if (const std::string problem = check_instr(m.header, p); !problem.empty()) m.bad_param(n, p.param, problem);
+      if (!(uniform && detail::uniform_ok(m.header, p)))
+        if (const std::string problem = check_instr(m.header, p); !problem.empty()) m.bad_param(n, p.param, problem);
     m.end_record();
     m.call_next = 0;
   }
@@ -339,6 +341,11 @@ const Instr* Reader::next() {
 }
 
 void Reader::ignore_seq() { impl_->dec->ignore_seq(); }
+void Reader::keep_values_packed() { impl_->dec->keep_values_packed(); }
+const uint8_t* Reader::packed_values() const {
+  const auto& m = *impl_;
+  return m.call_next ? m.dec->packed_values(m.call_next - 1) : nullptr;
+}
 bool Reader::last_call_uniform() const { return impl_->dec->uniform(); }
 
 const Instr* Reader::next_call(uint32_t& nparams, int64_t& stride) {

@@ -205,6 +205,15 @@ class Reader {
   // The record next_call() returned last was encoded warp-uniform (every active lane on one
   // address; a writer may also encode such a record lane by lane, then this is false).
   bool last_call_uniform() const;
+  // From now on (call it before the first record) the lane values and partial sums are not
+  // unpacked into the Instrs, which read 0 there: packed_values() gives the values as the
+  // file stores them. For a reader that copies the values on in lane order (the timing
+  // model's file source), which saves a scatter and a gather per lane.
+  void keep_values_packed();
+  // After keep_values_packed(), the values of the instruction next() returned last: its active
+  // lanes' binary32 bits, ascending lanes, each 4 bytes little-endian; valid until the next
+  // call to next(). nullptr for a timing-only trace.
+  const uint8_t* packed_values() const;
   // The final gradient buffer (reads past any remaining instructions first); empty for a
   // timing-only trace.
   const std::vector<uint32_t>& final_buffer();

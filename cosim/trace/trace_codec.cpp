@@ -456,6 +456,12 @@ void RecordDecoder::decode(Cursor& c, std::vector<Instr>& call, bool expand) {
   // Values: per param, one u32 per active lane; then partial sums, one per reduced leader.
   const uint32_t reduced = call[0].reduced_mask;
   const size_t nv = static_cast<size_t>(__builtin_popcount(mask)), ns = static_cast<size_t>(__builtin_popcount(reduced));
+  if (packed_values_) {  // left where they are (the Instrs' values and sums stay 0)
+    mask_ = mask;
+    values_ = c.take(4 * nv * n);
+    c.take(4 * ns * n);
+    return;
+  }
   for (size_t p = 0; p < n; ++p) {
     const uint8_t* v = c.take(4 * nv);
     call[p].value.fill(0);

@@ -231,6 +231,12 @@ class RecordDecoder {
   void decode(Cursor& c, std::vector<Instr>& call, bool expand = true);
   uint32_t nparams() const { return nparams_; }  // of the last record decoded
   void ignore_seq() { track_seq_ = false; }     // Reader::ignore_seq
+  void keep_values_packed() { packed_values_ = true; }  // Reader::keep_values_packed
+  // keep_values_packed(): param p's values (4 x popcount(mask) bytes) of the last record, in
+  // the cursor's data (null for a timing-only trace).
+  const uint8_t* packed_values(size_t p) const {
+    return values_ ? values_ + p * 4 * static_cast<size_t>(__builtin_popcount(mask_)) : nullptr;
+  }
   bool uniform() const { return uniform_; }      // the last record: every active lane on one address
   int64_t stride() const { return stride_; }
 
@@ -238,6 +244,9 @@ class RecordDecoder {
   uint16_t version_;
   bool timing_only_;
   bool track_seq_ = true;
+  bool packed_values_ = false;
+  const uint8_t* values_ = nullptr;  // packed_values_: the last record's values in the cursor's data
+  uint32_t mask_ = 0;                // the last record's active mask
   bool uniform_ = false;
   uint32_t prev_addr_ = 0;
   SeqBook last_seq_;

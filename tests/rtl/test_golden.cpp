@@ -174,4 +174,36 @@ TEST(Golden, MemoryImageIsRopFtz) {
   EXPECT_THROW(m.at(100), arc::Error);
 }
 
+// apply_run (the timing model's ROP: a word's ops in one go, host FPU) against apply one op
+// at a time, bit for bit, on patterns full of the cases FTZ and NaN handling decide: subnormal
+// inputs and sums, infinities, NaNs, signed zeros, and a subnormal word to start from.
+TEST(Golden, MemoryImageRunIsOneApplyAtATime) {
+  std::mt19937 rng(16);
+  const uint32_t special[] = {0u,          0x80000000u, 0x00000001u, 0x807FFFFFu, 0x00800000u, 0x80800000u,
+                              0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00001u, 0x7F7FFFFFu, 0xFF7FFFFFu};
+  auto pick = [&]() -> uint32_t {
+    const uint32_t r = rng();
+    if (r % 4 == 0) return special[rng() % (sizeof special / sizeof special[0])];
+    if (r % 4 == 1) return static_cast<uint32_t>((rng() & 0x807FFFFFu) | ((rng() % 3) << 23));  // subnormal or near it
+    return static_cast<uint32_t>(rng());
+  };
+  for (const auto arith : {arc::fp::Arith::Reference, arc::fp::Arith::Native}) {
+    for (int trial = 0; trial < 2000; ++trial) {
+      const uint32_t start = pick();
+      std::vector<uint32_t> v(1 + rng() % 32);
+      for (uint32_t& x : v) x = pick();
+      MemoryImage one(2, start), run(2, start);
+      one.set_arith(arith);
+      run.set_arith(arith);
+      for (uint32_t x : v) one.apply(1, x);
+      run.apply_run(1, v.size(), [&](size_t k) { return v[k]; });
+      ASSERT_EQ(run.words(), one.words()) << "trial " << trial;
+    }
+  }
+  MemoryImage m(2, 0x00000001u);
+  m.apply_run(1, 0, [](size_t) { return kOne; });  // no op: the word is left as it is
+  EXPECT_EQ(m.at(1), 0x00000001u);
+  EXPECT_THROW(m.apply_run(2, 1, [](size_t) { return kOne; }), arc::Error);
+}
+
 }  // namespace
