@@ -85,6 +85,14 @@ uint32_t sum_steps(const CallShape& in, uint32_t threshold, bool group_tree) {
   return levels;
 }
 
+// A pair send's instruction (rule v5, sw/include/arc/pair_reduce.cuh), counted from the CUDA
+// code, not measured: shuffles (the key's half xor exchange, its gather, 2 shfl_up = 3.5; per
+// value its half exchange and gather 1.5 and the merge's shfl_down 1) x 2 = 12 at param 0 (key and
+// first value), 5 per further param, each at sw-t's price of a fifth of sw_overhead; warp
+// instructions: the same shuffles plus 2 ballots, the merge's adds and selects.
+constexpr Cycle kPairShufflesX2 = 12, kPairShufflesParamX2 = 5;
+constexpr Cycle kPairInst = 12, kPairInstParam = 4;
+
 // What one price list charges: the MIO cycles (sw_issue_cycles) or the warp instructions
 // (sw_dispatch_slots) of the same SW sequences.
 struct Prices {
@@ -143,7 +151,7 @@ Cycle priced(const Prices& p, Mode mode, uint32_t threshold, const CallShape& in
 
 Cycle sw_dispatch_slots(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
   const Prices p{s.inst_overhead,       s.swb_inst_per_param,        0,    s.sws_inst_per_lane, s.sws_inst_per_lane_param,
-                 s.tree_inst_per_level, s.tree_inst_per_level_param, true, 12,                  4};
+                 s.tree_inst_per_level, s.tree_inst_per_level_param, true, kPairInst,          kPairInstParam};
   return priced(p, s.mode, s.threshold, in, vec);
 }
 
@@ -151,10 +159,9 @@ Cycle sw_issue_cycles(const SwCostSetup& s, const CallShape& in, uint32_t vec) {
   // A tree level moves the call's values as a serial step does (its pointer shuffle and vote are
   // not charged); 0 for a further-param or butterfly knob means "as the first".
   const Cycle step_param = s.sws_per_lane_param ? s.sws_per_lane_param : s.sws_per_lane;
-  // A pair send's shuffles (6 at param 0, 2.5 per further param) at a fifth of sw_overhead each.
   const Prices p{s.sw_overhead,   s.swb_per_param ? s.swb_per_param : s.sw_overhead, s.sws_per_key, s.sws_per_lane,
                  step_param,      s.sws_per_lane, step_param, s.sws_per_key != 0 || s.sws_per_lane != 0,
-                 (s.sw_overhead * 6 + 2) / 5, (s.sw_overhead + 1) / 2};
+                 (s.sw_overhead * kPairShufflesX2 + 5) / 10, (s.sw_overhead * kPairShufflesParamX2 + 5) / 10};
   return priced(p, s.mode, s.threshold, in, vec);
 }
 

@@ -17,6 +17,7 @@
 #include "pair_regroup.h"
 #include "run.h"
 #include "sim_fixture.h"
+#include "sw_cost.h"
 #include "trace.h"
 #include "trace_source.h"
 
@@ -64,6 +65,29 @@ TEST(SimPair, TakersFollowTheCudaRule) {
     takers += static_cast<size_t>(__builtin_popcount(want));
   }
   EXPECT_GT(takers, 20000u);
+}
+
+// The pair send's price (sw_cost.h): its shuffles at a fifth of sw_overhead each (6 at param 0,
+// 2.5 per further param), nothing for an empty half; only in adaptive mode.
+TEST(SimPair, PricedByItsShuffles) {
+  SwCostSetup s;
+  s.mode = Mode::Adaptive;
+  s.sw_overhead = 40;
+  trace::Instr in;
+  in.active_mask = 0xFFFFu;
+  in.nparams = 4;
+  in.flags = trace::kFlagPairSum;
+  for (int l = 0; l < 32; ++l) in.addr[l] = static_cast<uint32_t>(l);
+  EXPECT_EQ(sw_issue_cycles(s, in), 48u);
+  EXPECT_EQ(sw_dispatch_slots(s, shape_of(in)), 12u);
+  in.param = 2;
+  EXPECT_EQ(sw_issue_cycles(s, in), 20u);
+  EXPECT_EQ(sw_dispatch_slots(s, shape_of(in)), 4u);
+  in.active_mask = 0;
+  EXPECT_EQ(sw_issue_cycles(s, in), 0u) << "an empty half costs nothing";
+  in.active_mask = 0xFFFFu;
+  s.mode = Mode::Baseline;
+  EXPECT_EQ(sw_issue_cycles(s, in), 0u);
 }
 
 // Warp `warp`'s pair call: records 0 and 1 of params 0..np-1, `mask` lanes, lane l of record rec
