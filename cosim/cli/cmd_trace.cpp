@@ -61,6 +61,8 @@ nlohmann::json stats_json(const std::string& file, const arc::trace::TraceStats&
           {"all_same_address_fraction", s.all_same_fraction()},
           {"reduced_groups", s.reduced_groups},
           {"reduced_lanes", s.reduced_lanes},
+          {"pair_send_instructions", s.pair_sends},
+          {"pair_call_plain_instructions", s.pair_plain},
           {"file_bytes", s.file_bytes},
           {"bytes_per_lane_update", s.bytes_per_lane()},
           {"final_buffer_nonzero_words", s.buffer_nonzero},
@@ -125,6 +127,10 @@ void run_info(const InfoOptions& o) {
   fmt::print("one address    {:.2f} % of instructions have all active lanes on one address\n",
              100 * s.all_same_fraction());
   fmt::print("GPU-reduced    {} address groups ({} lanes)\n", s.reduced_groups, s.reduced_lanes);
+  if (s.pair_sends || s.pair_plain)
+    fmt::print("pair calls     {} instructions of Adaptive's pair send (flag bit 7), {} of pair calls' plain records "
+               "(bit 8: adaptive mode regroups them)\n",
+               s.pair_sends, s.pair_plain);
   fmt::print("size           {:.3f} bytes per lane update\n", s.bytes_per_lane());
   const char* unit = h.gap_unit == arc::trace::GapUnit::Cycles ? "cycles" : "instructions";
   fmt::print("gaps           {:.1f} {} per call on average ({:.0f} per warp), largest {}\n",

@@ -29,13 +29,16 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
       uint32_t group = 0;
       for (uint32_t t = rem; t; t &= t - 1)
         if (in.addr[__builtin_ctz(t)] == a) group |= 1u << __builtin_ctz(t);
-      if (in.reduced_mask & group) s.reduced_lanes += __builtin_popcount(group);
+      if ((in.reduced_mask & group) && !(in.flags & kFlagPairSum)) s.reduced_lanes += __builtin_popcount(group);
       rem &= ~group;
       ++distinct;
     }
     ++s.distinct_hist[distinct];
     s.all_same += distinct == 1;
     s.reduced_groups += __builtin_popcount(in.reduced_mask);
+    if (in.flags & kFlagPairSum) s.reduced_lanes += 2 * static_cast<uint64_t>(__builtin_popcount(in.reduced_mask));
+    s.pair_sends += (in.flags & kFlagPairSum) != 0;
+    s.pair_plain += (in.flags & kFlagPairCall) != 0;
     warps.insert(uint64_t(in.sm) << 32 | in.warp);
     sms.insert(in.sm);
     if (progress && (r.instructions() & 0xFFFF) == 0) progress(r.bytes_read(), r.file_bytes());

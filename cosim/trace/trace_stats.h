@@ -20,7 +20,9 @@ struct TraceStats {
   uint64_t sms = 0;              // distinct SMs seen
   uint64_t all_same = 0;         // instructions whose active lanes all hit one address
   uint64_t reduced_groups = 0;   // GPU-reduced address groups (partial sums carried)
-  uint64_t reduced_lanes = 0;    // lanes inside those groups
+  uint64_t reduced_lanes = 0;    // lanes inside those groups (a pair sum: its two lanes)
+  uint64_t pair_sends = 0;       // instructions of Adaptive's pair send (kFlagPairSum)
+  uint64_t pair_plain = 0;       // instructions of a pair call's plain records (kFlagPairCall)
   uint64_t file_bytes = 0;
   uint64_t buffer_nonzero = 0;   // final-buffer words that are not +0
   std::array<uint64_t, 33> active_hist{};    // [n] = instructions with n active lanes

@@ -51,6 +51,40 @@ TEST(TraceCli, GenThenInfoJson) {
   EXPECT_GT(j["bytes_per_lane_update"].get<double>(), 0.0);
 }
 
+// Issue 20: info counts the pair send's instructions (flag bit 7) and a pair call's plain records
+// (bit 8); a pair sum's reduced lanes are its two, not its whole address group.
+TEST(TraceCli, InfoCountsPairInstructions) {
+  const std::string src = small_trace("pairsrc", 3, 200);
+  Trace t = read_trace(src);
+  uint64_t pairs = 0, plain = 0, sums = 0;
+  for (size_t i = 0; i < t.instrs.size(); ++i) {
+    Instr& in = t.instrs[i];
+    in.reduced_mask = 0;
+    if (i % 2) {
+      in.flags |= kFlagPairCall;
+      ++plain;
+      continue;
+    }
+    in.flags |= kFlagPairSum;
+    ++pairs;
+    in.active_mask |= 3u;  // lanes 0 and 1 on one word: lane 0 took lane 1's value
+    in.addr[1] = in.addr[0];
+    in.reduced_mask = 1u;
+    ++sums;
+  }
+  const std::string path = tmp_path("pairinfo");
+  write_trace(path, t);
+  const CmdResult r = arcsim("trace info --json " + path);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["pair_send_instructions"], pairs);
+  EXPECT_EQ(j["pair_call_plain_instructions"], plain);
+  EXPECT_EQ(j["reduced_groups"], sums);
+  EXPECT_EQ(j["reduced_lanes"], 2 * sums);
+  const CmdResult txt = arcsim("trace info " + path);
+  EXPECT_NE(txt.out.find("pair calls"), std::string::npos) << txt.out;
+}
+
 TEST(TraceCli, CompareSameWorkloadDifferentPlacementAndGaps) {
   const std::string a = tmp_path("cmp-a"), b = tmp_path("cmp-b"), c = tmp_path("cmp-c");
   const std::string gen = "trace gen -n 2000 --sms 4 --activity bernoulli --sharing mix ";
