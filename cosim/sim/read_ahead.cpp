@@ -35,22 +35,8 @@ size_t pack_as(const trace::Instr& in, bool uniform, bool values, uint8_t* out, 
                const uint8_t* dense = nullptr) {
   const uint32_t a0 = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
   uint8_t* o = out + 2;
-  __builtin_memcpy(o + kMask, &in.active_mask, 4);
-  __builtin_memcpy(o + kGap, &in.gap, 4);
-  const uint32_t word = uniform ? a0 : 0;
-  __builtin_memcpy(o + kWord, &word, 4);
-  const uint16_t flags = static_cast<uint16_t>(in.flags);  // check_instr(): only kFlagsDefined
-  __builtin_memcpy(o + kFlags, &flags, 2);
-  o[kParam] = in.param;
-  o[kNparams] = in.nparams;
-  o[kMore] = static_cast<uint8_t>(more);
-  o[kUniform] = uniform ? kLanesUniform : kLanesDeltas;
   uint8_t* const kind = o + kUniform;
-  o += kFixed;
-  if (more) {
-    __builtin_memcpy(o, &stride, 8);
-    o += 8;
-  }
+  o += put_fixed(in, uniform ? a0 : 0, uniform ? kLanesUniform : kLanesDeltas, more, stride, o);
   if (!uniform) {
     // A few words (kMaxWords): each once, then a byte per active lane naming its word.
     uint32_t words[kMaxWords], nw = 0;

@@ -209,9 +209,10 @@ size_t pack_full(const trace::Instr& in, const uint8_t* values, bool uniform, ui
 // The same for a timing-only `in` known to be warp-uniform (every active lane on one word;
 // the reader said so): the fixed part and the stride, no look at its lanes. Inline: once per
 // record on the reader's thread.
-inline size_t pack_uniform_timing(const trace::Instr& in, uint8_t* out, uint32_t more, int64_t stride) {
-  uint8_t* o = out + 2;
-  const uint32_t word = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+// Writes a record's fixed part (the uniform word, the address kind) and, where more > 0, the
+// stride at o (after the length prefix); returns the bytes written. The layout's one writer.
+inline size_t put_fixed(const trace::Instr& in, uint32_t word, uint8_t kind, uint32_t more, int64_t stride,
+                        uint8_t* o) {
   __builtin_memcpy(o + kMask, &in.active_mask, 4);
   __builtin_memcpy(o + kGap, &in.gap, 4);
   __builtin_memcpy(o + kWord, &word, 4);
@@ -220,12 +221,14 @@ inline size_t pack_uniform_timing(const trace::Instr& in, uint8_t* out, uint32_t
   o[kParam] = in.param;
   o[kNparams] = in.nparams;
   o[kMore] = static_cast<uint8_t>(more);
-  o[kUniform] = kLanesUniform;
-  size_t n = kFixed;
-  if (more) {
-    __builtin_memcpy(o + kFixed, &stride, 8);
-    n += 8;
-  }
+  o[kUniform] = kind;
+  if (!more) return kFixed;
+  __builtin_memcpy(o + kFixed, &stride, 8);
+  return kFixed + 8;
+}
+inline size_t pack_uniform_timing(const trace::Instr& in, uint8_t* out, uint32_t more, int64_t stride) {
+  const uint32_t word = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
+  const size_t n = put_fixed(in, word, kLanesUniform, more, stride, out + 2);
   out[0] = static_cast<uint8_t>(n);
   out[1] = static_cast<uint8_t>(n >> 8);
   return n + 2;

@@ -88,10 +88,7 @@ class Summarizer {
     if (uniform) s_.word_updates[a0] += static_cast<uint32_t>(__builtin_popcount(in.active_mask));
     for (uint32_t m = uniform ? 0 : in.active_mask; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
-      const uint32_t a = in.addr[l];
-      if (a >= s_.header.buffer_words)
-        throw Error(fmt::format("trace record {}: lane {} address {} is outside the {}-word gradient buffer", i, l, a,
-                                s_.header.buffer_words));
+      const uint32_t a = word_of(in, l, i);
       ++s_.word_updates[a];
       if (values) {
         const double v = as_double(in.value[l]);
@@ -207,14 +204,19 @@ class Summarizer {
     s_.word_sum[a] = sum;
     s_.word_abs_sum[a] = abs_sum;
   }
+  // Lane l's word of record i, checked against the gradient buffer.
+  uint32_t word_of(const trace::Instr& in, int l, uint64_t i) const {
+    const uint32_t a = in.addr[static_cast<size_t>(l)];
+    if (a >= s_.header.buffer_words)
+      throw Error(fmt::format("trace record {}: lane {} address {} is outside the {}-word gradient buffer", i, l, a,
+                              s_.header.buffer_words));
+    return a;
+  }
   // in's lanes with values `values` (in lane order), each on its own address.
   void add_lanes(const trace::Instr& in, const uint8_t* values, uint64_t i) {
     for (uint32_t m = in.active_mask; m; m &= m - 1, values += 4) {
       const int l = __builtin_ctz(m);
-      const uint32_t a = in.addr[l];
-      if (a >= s_.header.buffer_words)
-        throw Error(fmt::format("trace record {}: lane {} address {} is outside the {}-word gradient buffer", i, l, a,
-                                s_.header.buffer_words));
+      const uint32_t a = word_of(in, l, i);
       ++s_.word_updates[a];
       uint32_t bits;
       __builtin_memcpy(&bits, values, 4);
