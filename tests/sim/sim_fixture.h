@@ -13,13 +13,18 @@
 
 namespace arc::sim::testing {
 
-// Writes the trace to the test's temporary folder and returns its path.
-inline std::string synthetic_file(const std::string& tag, const tracegen::GenConfig& g) {
+// A path `name` in the tests' temporary folder (made if missing).
+inline std::string tmp_file(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
   std::filesystem::create_directories(dir);
-  const auto path = dir / (tag + "-" + std::to_string(g.seed) + ".arctrace");
-  tracegen::generate(g, path.string());
-  return path.string();
+  return (dir / name).string();
+}
+
+// Writes the trace to the test's temporary folder and returns its path.
+inline std::string synthetic_file(const std::string& tag, const tracegen::GenConfig& g) {
+  const std::string path = tmp_file(tag + "-" + std::to_string(g.seed) + ".arctrace");
+  tracegen::generate(g, path);
+  return path;
 }
 
 inline trace::Trace synthetic(const std::string& tag, const tracegen::GenConfig& g) {

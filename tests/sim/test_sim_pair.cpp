@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <random>
 #include <systemc>
@@ -126,12 +125,19 @@ void push_pair(trace::Trace& t, uint64_t& seq, uint32_t warp, uint32_t mask, uin
   });
 }
 
-trace::Trace pair_trace(uint32_t np, uint32_t calls) {
+// An empty trace of the tests' 4 SMs x 4 sub-cores, `words` gradient words.
+trace::Trace empty_trace(uint32_t words, bool timing_only = false) {
   trace::Trace t;
   t.header.gpu_name = "test";
   t.header.sm_count = 4;
   t.header.subcores_per_sm = 4;
-  t.header.buffer_words = np * 4096;
+  t.header.buffer_words = words;
+  t.header.timing_only = timing_only;
+  return t;
+}
+
+trace::Trace pair_trace(uint32_t np, uint32_t calls) {
+  trace::Trace t = empty_trace(np * 4096);
   for (uint32_t w = 0; w < 32; ++w) {
     uint64_t seq = 0;
     for (uint32_t c = 0; c < calls; ++c)
@@ -193,9 +199,7 @@ TEST(SimPair, AdaptiveReplaysPairCallsAsThePairSend) {
   EXPECT_EQ(a.stats.groups_reduced_in_core, takers) << "each taker one in-core add";
   EXPECT_LT(a.stats.requests_to_l2, c.stats.requests_to_l2) << "the regrouped lanes fall in fewer lines";
   // Streamed from a file (the packed read-ahead keeps the flag), full and timing-only form.
-  const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
-  std::filesystem::create_directories(dir);
-  const std::string full = (dir / "pair-full.arctrace").string(), timing = (dir / "pair-timing.arctrace").string();
+  const std::string full = testing::tmp_file("pair-full.arctrace"), timing = testing::tmp_file("pair-timing.arctrace");
   trace::write_trace(full, t);
   trace::Trace stripped = t;
   stripped.header.timing_only = true;
@@ -238,12 +242,7 @@ TEST(SimPair, VectorAtomicsReplayThePairSend) {
 // magnified texture) in a timing-only file, whose source makes such a record's lanes from its
 // brief: regrouped like any other, scalar and 4-wide.
 TEST(SimPair, UniformTimingOnlyRecordsRegroup) {
-  trace::Trace t;
-  t.header.gpu_name = "test";
-  t.header.sm_count = 4;
-  t.header.subcores_per_sm = 4;
-  t.header.buffer_words = 4 * 4096;
-  t.header.timing_only = true;
+  trace::Trace t = empty_trace(4 * 4096, true);
   for (uint32_t w = 0; w < 64; ++w) {
     uint64_t seq = 0;
     for (uint32_t c = 0; c < 30; ++c) {
@@ -257,9 +256,7 @@ TEST(SimPair, UniformTimingOnlyRecordsRegroup) {
   trace::Trace regrouped = t;
   for (size_t i = 0; i < t.instrs.size(); i += 8)
     pair_regroup(&t.instrs[i], &t.instrs[i + 4], 4, &regrouped.instrs[i]);
-  const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / "pair-uniform.arctrace").string();
+  const std::string path = testing::tmp_file("pair-uniform.arctrace");
   trace::write_trace(path, t);
   for (uint32_t vec : {0u, 4u}) {
     RunSpec s = testing::small_gpu();
@@ -277,11 +274,7 @@ TEST(SimPair, UniformTimingOnlyRecordsRegroup) {
 // instruction (a capture has none); the model serves it with no active lane, sends nothing for
 // it and charges it nothing. Same requests as the capture's form, scalar and 4-wide.
 TEST(SimPair, HalfEmptyPairCallsSendOneInstruction) {
-  trace::Trace t;
-  t.header.gpu_name = "test";
-  t.header.sm_count = 4;
-  t.header.subcores_per_sm = 4;
-  t.header.buffer_words = 4 * 4096;
+  trace::Trace t = empty_trace(4 * 4096);
   for (uint32_t w = 0; w < 32; ++w) {
     uint64_t seq = 0;
     for (uint32_t c = 0; c < 20; ++c) {
