@@ -7,6 +7,8 @@
 #   small  bench, then pulsar and tex (1920x1080) captured and simulated in every validated
 #          mode: OUT/sim/
 #   traces pulsar and tex captured only (with KEEP_TRACES=1 they come back)
+#   gstrace gs-il (1920x1080, 500,000 Gaussians) captured only (KEEP_TRACES=1: its ~100 MB in
+#          15 MB pieces, more than one call brings back: move some aside for a second call)
 #   sim    (any machine) the traces TRACE_DIR/W.arctrace for W in $WORKLOADS (default pulsar tex)
 #          simulated again by this checkout's model: OUT/sim/ (BENCH_JSON names the timings)
 #   bundle gs-il at a reduced size (BUNDLE_SIZE, default 480x270, BUNDLE_PRIMS Gaussians, default
@@ -221,6 +223,10 @@ log=$top/$part.log
     gs)
       capture gs-il 500000
       simulate gs-il "$work/gs-il.arctrace"
+      ;;
+    gstrace)
+      capture gs-il 500000
+      keep gs-il
       ;;
     *) echo "unknown part $part"; exit 2 ;;
   esac

@@ -60,6 +60,7 @@ nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& sp
         {"warps_remapped", s.warps_remapped != 0},
         {"memory_image_fnv1a64", fmt::format("{:016x}", image_hash(runs[i].image))},
     };
+    if (s.dispatch_late_cycles) r["dispatch_late_cycles"] = s.dispatch_late_cycles;  // --gap-issue-rate
     if (s.buffer_lookups)  // lab, lab-ideal, phi
       r["sm_buffer"] = {{"lookups", s.buffer_lookups}, {"hits", s.buffer_hits}, {"misses", s.buffer_misses},
                         {"evictions", s.buffer_evictions}, {"flushed", s.buffer_flushed},

@@ -36,7 +36,7 @@ double Stats::lsu_occupancy_mean(uint64_t sms) const {
 
 #define ARC_SIM_STATS_FIELDS(X)                                                                      \
   X(total_cycles) X(issue_end_cycle) X(instructions) X(lane_updates) X(atomic_stall_cycles)         \
-  X(sw_overhead_cycles) X(requests_to_l2) X(rop_ops) X(rop_requests) X(rop_bytes) X(flit_bytes) X(rop_busy_unit_cycles) X(groups_reduced_in_core) \
+  X(sw_overhead_cycles) X(dispatch_late_cycles) X(requests_to_l2) X(rop_ops) X(rop_requests) X(rop_bytes) X(flit_bytes) X(rop_busy_unit_cycles) X(groups_reduced_in_core) \
   X(lane_adds_in_core) X(instrs_seen_busy) X(lsu_occupancy_sum) X(lsu_occupancy_max) X(lsu_full_rejects) \
   X(warps_resident_per_subcore) X(warps_remapped) X(lane_adds_in_buffer) X(buffer_lookups) X(buffer_hits)     \
   X(buffer_misses) X(buffer_evictions) X(buffer_flushed) X(buffer_words_sent) X(buffer_busy_cycles)

@@ -52,6 +52,7 @@ struct Stats {
   uint64_t lane_updates = 0;         // active lanes of those (gradient updates)
   uint64_t atomic_stall_cycles = 0;  // warp-cycles an atomic waited to leave its sub-core
   uint64_t sw_overhead_cycles = 0;   // issue cycles spent on ARC-SW reduction instructions
+  uint64_t dispatch_late_cycles = 0; // RunSpec::gap_issue_rate > 0: warp-cycles gaps ran past their end, the dispatch full
   uint64_t requests_to_l2 = 0;       // requests the LSUs sent into the crossbar
   uint64_t rop_ops = 0;              // word updates (atomics) performed at the ROP units
   uint64_t rop_requests = 0;         // requests the ROP units performed (a coalesced one carries several ops)

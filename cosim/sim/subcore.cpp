@@ -30,6 +30,7 @@ void SubCore::finish() {
   s.lane_updates += mine_.lane_updates;
   s.atomic_stall_cycles += mine_.atomic_stall_cycles;
   mine_ = {};
+  stats_.dispatch_late_cycles += dispatch_.late_cycles();
 }
 
 bool SubCore::drained() const { return resident_.empty() && next_warp_ == work_.warps.size() && cur_ < 0; }
@@ -278,15 +279,16 @@ bool SubCore::try_issue(Cycle now) {
 
 Cycle SubCore::reserve_dispatch(Cycle from, Cycle slots) {
   if (slots == 0) return from;
-  dispatch_free_at_ = std::max(dispatch_free_at_, from) + slots;
-  return dispatch_free_at_;
+  return dispatch_.reserve(from, slots, slots * Dispatch::kUnit);  // back to back
 }
 
 Cycle SubCore::reserve_compute(Cycle from, Cycle gap, Cycle sw_slots) {
-  const Cycle compute = setup_.gap_issue_rate > 0 && gap > 0
-                            ? static_cast<Cycle>(std::llround(setup_.gap_issue_rate * static_cast<double>(gap)))
-                            : 0;
-  return reserve_dispatch(from, sw_slots + compute);
+  if (setup_.gap_issue_rate <= 0 && sw_slots == 0) return from + gap;
+  const uint64_t parts = static_cast<uint64_t>(std::llround(setup_.gap_issue_rate * static_cast<double>(gap) *
+                                                            static_cast<double>(Dispatch::kUnit))) +
+                         sw_slots * Dispatch::kUnit;
+  // Spread over the gap, at most one instruction a cycle.
+  return dispatch_.reserve(from, std::max<Cycle>(gap, (parts + Dispatch::kUnit - 1) / Dispatch::kUnit), parts);
 }
 
 size_t SubCore::first_ready(Cycle by) const {

@@ -22,11 +22,12 @@
 // The SW issue cycles of each mode: sw_cost.h.
 // A full LSU port or a busy ARC unit holds the port: that wait is the atomic stall.
 // Dispatch (issue 17, RunSpec::gap_issue_rate; off at rate 0): besides the MIO port, the
-// sub-core dispatches one warp instruction per cycle. Each gap of g cycles reserves
-// gap_issue_rate x g slots when it starts, a SW sequence its instructions (sw_dispatch_slots)
-// when its warp issues, first come first served; a warp's gap ends no earlier than its
-// reservation is dispatched. The MIO port is held for the SW cycles only. At rate 0 there is
-// no dispatch (the model as before it: gaps are latency, SW sequences hold the MIO port).
+// sub-core dispatches one warp instruction per cycle (dispatch.h, a fluid). Each gap of g
+// cycles reserves gap_issue_rate x g instructions spread evenly over the gap, with the SW
+// sequence its warp issued before it (sw_dispatch_slots); a warp's gap ends no earlier than
+// its reservation is dispatched, so it waits only where the dispatch is full. The MIO port is
+// held for the SW cycles only. At rate 0 there is no dispatch (the model as before it: gaps
+// are latency, SW sequences hold the MIO port).
 #pragma once
 #include <systemc>
 
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "coalesce.h"
+#include "dispatch.h"
 #include "link.h"
 #include "params.h"
 #include "request.h"
@@ -92,11 +94,12 @@ class SubCore : public sc_core::sc_module {
   void admit_warps(Cycle now);
   bool try_issue(Cycle now);  // pushes the current warp's atomic; false when blocked
   // The sub-core's dispatch (one warp instruction per cycle), apart from its MIO port: `slots`
-  // instructions from `from` on, after those already reserved (first come, first served);
-  // returns the cycle by which they are dispatched.
+  // instructions back to back from `from` on, where the dispatch has room; returns the cycle
+  // by which they are dispatched.
   Cycle reserve_dispatch(Cycle from, Cycle slots);
-  // A warp starts `gap` cycles of compute at `from`: gap_issue_rate x gap dispatch slots; the
-  // gap ends no earlier than they are dispatched (returned).
+  // A warp starts `gap` cycles of compute at `from`: gap_issue_rate x gap dispatch slots plus
+  // its SW sequence's `sw_slots`, spread over the gap; the gap ends no earlier than they are
+  // dispatched (returned, >= from + gap).
   Cycle reserve_compute(Cycle from, Cycle gap, Cycle sw_slots = 0);
   // The resident warp the port picks at cycle `by`: the first one ready by then from rr_ on
   // (loose round-robin), or kNone.
@@ -135,7 +138,6 @@ class SubCore : public sc_core::sc_module {
   int cur_ = -1;              // resident_ index holding the issue port
   size_t rr_ = 0;             // round-robin pointer into resident_
   Cycle port_free_at_ = 0;    // the issue port picks no warp before this cycle
-  Cycle dispatch_free_at_ = 0;  // dispatch slots are reserved up to this cycle (compute and SW instructions)
   Cycle cur_ready_ = 0;       // when the current warp's atomic (after SW overhead) may leave
   Cycle cur_slots_ = 0;       // the current warp's SW instructions (dispatch slots)
   Cycle cur_since_ = 0;       // when the current warp's atomic was ready (gap done)
@@ -148,6 +150,7 @@ class SubCore : public sc_core::sc_module {
   SubCoreSetup setup_;
   const SubCoreWork& work_;
   size_t next_warp_ = 0;         // next warp of work_ to make resident
+  Dispatch dispatch_;            // gap_issue_rate > 0: the compute's and SW sequences' instructions
   std::vector<Gather> gather_;   // per resident warp (beside resident_)
   std::array<LaneOp, 32> ops_;  // baseline: the issuing instruction's lane ops
   golden::WarpInstr arc_buf_;  // arc-hw: the instruction in flight to the ARC unit (its link holds a pointer)
