@@ -142,7 +142,8 @@ void setup(CLI::App& app) {
   sub->add_option("--gap-issue-rate", opt->gap_issue_rate,
                   "dispatch slots the workload's own compute takes per cycle of trace gap (0..1; 0 = gaps are "
                   "latency only): the compute floor's warp instructions (ncu smsp__inst_executed) / the trace's summed "
-                  "gaps, so SW reduction instructions compete with the compute for the sub-core's dispatch")
+                  "gaps, spread over each gap, so SW reduction instructions compete with the compute for the sub-core's "
+                  "dispatch (one instruction per cycle); scripts/gpu-validate.sh measures it with each capture")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sub->add_option("--fidelity", opt->fidelity, "ARC unit level: rtl (Verilated RTL) or fast (golden model + RTL timing)")

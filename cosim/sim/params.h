@@ -45,8 +45,8 @@ struct RunSpec {
   // 2 / 4 = a call's params leave in chunks of 2 / 4 per lane (baseline, sw-s, sw-b only).
   uint32_t vector = 0;
   // The compute between a warp's atomic calls as dispatch work (issue 17): each gap of g
-  // cycles also takes gap_issue_rate x g of the sub-core's dispatch slots, so SW reduction
-  // instructions compete with the workload's own. A property of the workload and its trace,
+  // cycles also takes gap_issue_rate x g of the sub-core's dispatch slots, spread over the gap
+  // (dispatch.h), so SW reduction instructions compete with the workload's own. A property of the workload and its trace,
   // not of the GPU: the compute floor's issued warp instructions (ncu smsp__inst_executed)
   // over the trace's summed gaps. 0 = gaps are latency only.
   double gap_issue_rate = 0;
