@@ -2,6 +2,7 @@
 #include "trace_codec.h"
 
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_c_literalCompressionMode (zstd >= 1.4.5; Debian ships 1.5)
 #include <zstd.h>
 
 #include <bitset>
@@ -123,10 +124,11 @@ Header decode_header_body(const uint8_t* p, size_t n, const std::string& file, u
   return h;
 }
 
-Bytes frame_block(BlockKind kind, uint32_t count, const Bytes& raw, int zstd_level) {
+Bytes frame_block(BlockKind kind, uint32_t count, const Bytes& raw, int zstd_level, bool raw_literals) {
   thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
   ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, zstd_level);
   ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);  // zstd's own XXH64 of the content too
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_literalCompressionMode, raw_literals ? ZSTD_ps_disable : ZSTD_ps_auto);
   Bytes out(kBlockHeaderBytes + ZSTD_compressBound(raw.size()));
   const size_t z = ZSTD_compress2(cctx.get(), out.data() + kBlockHeaderBytes, out.size() - kBlockHeaderBytes,
                                   raw.data(), raw.size());

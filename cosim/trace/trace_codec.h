@@ -154,7 +154,11 @@ Bytes encode_header(const Header& h);
 Header decode_header_body(const uint8_t* p, size_t n, const std::string& file, uint16_t version);
 
 // A framed block: 24-byte block header + zstd frame of `raw`.
-Bytes frame_block(BlockKind kind, uint32_t count, const Bytes& raw, int zstd_level);
+// raw_literals: zstd stores the literals as they are (no Huffman coding). For records with lane
+// values, which are near-random float bits, that costs ~6% of the file and makes reading it
+// ~5x faster (a 1M-instruction synthetic trace: 81.2% -> 86.9% of the raw bytes, 0.195 ->
+// 0.035 s to decompress); timing-only records compress far better with it on.
+Bytes frame_block(BlockKind kind, uint32_t count, const Bytes& raw, int zstd_level, bool raw_literals = false);
 
 struct BlockHeader {
   BlockKind kind;

@@ -40,7 +40,8 @@ struct Writer::Impl {
   }
   void flush_records() {
     if (pending_records == 0) return;
-    put(detail::frame_block(BlockKind::Records, pending_records, pending, opt.zstd_level));
+    // Lane values are near-random bits: their literals are stored raw (frame_block).
+    put(detail::frame_block(BlockKind::Records, pending_records, pending, opt.zstd_level, !header.timing_only));
     ++record_blocks;
     pending.clear();
     pending_records = 0;
