@@ -172,6 +172,8 @@ work=$(mktemp -d /tmp/arcsim-val.XXXXXX)
 log=$top/$part.log
 {
   echo "# $(date -u +%FT%TZ) part $part: $(smi name), driver $(smi driver_version), SM max $(smi clocks.max.sm), $(nproc) cores"
+  # What the carried binaries were built from, where the packer wrote it down (.devcarry/BUILD.txt)
+  [ -f "$root/.devcarry/BUILD.txt" ] && sed 's/^/# build: /' "$root/.devcarry/BUILD.txt"
   case $part in
     micro)
       mkdir -p "$out/microbench"

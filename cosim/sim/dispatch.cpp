@@ -1,6 +1,8 @@
 #include "dispatch.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace arc::sim {
 
@@ -28,20 +30,24 @@ void Dispatch::retire(uint64_t bucket) {
 }
 
 Cycle Dispatch::reserve(Cycle from, Cycle span, uint64_t parts) {
+  if (parts == 0) return from + span;  // nothing to dispatch: the window alone
   span = std::max<Cycle>(span, 1);
   const Cycle end = from + span;
-  if (parts == 0) return end;
+  if (from / kBucketCycles < base_)
+    throw std::logic_error("Dispatch::reserve: a reservation from cycle " + std::to_string(from) +
+                           ", before one already made (reservations must not go back in time)");
   retire(from / kBucketCycles);
   uint64_t carry = 0;    // parts that found no room yet
-  uint64_t given = 0;    // the shares handed out so far (the last bucket takes the rest: exact)
+  uint64_t given = 0;    // the shares handed out so far: the running total rounded, so they sum to parts
   uint64_t last = 0;     // the last bucket that took parts, and its fill then
   uint64_t last_fill = 0;
   const uint64_t first = from / kBucketCycles, final = (end - 1) / kBucketCycles;
   for (uint64_t b = first; b <= final; ++b) {
-    const Cycle lo = std::max<Cycle>(from, b * kBucketCycles), hi = std::min<Cycle>(end, (b + 1) * kBucketCycles);
-    const uint64_t share = b == final ? parts - given : static_cast<uint64_t>(
-        static_cast<unsigned __int128>(parts) * (hi - lo) / span);
-    given += share;
+    const Cycle hi = std::min<Cycle>(end, (b + 1) * kBucketCycles);
+    // This bucket's share: parts x (the window's part up to hi) / span, less what went before.
+    const uint64_t upto = static_cast<uint64_t>(static_cast<unsigned __int128>(parts) * (hi - from) / span);
+    const uint64_t share = upto - given;
+    given = upto;
     uint32_t& u = at(b);
     // The first bucket: only its cycles from `from` on (earlier reservations may hold the rest).
     const uint64_t cap = b == first ? std::min<uint64_t>(kBucketParts, u + ((b + 1) * kBucketCycles - from) * kUnit)

@@ -12,7 +12,10 @@
 // bucket it reached by which that bucket's parts (earlier reservations' first) are dispatched.
 //
 // So compute spread thinly over a long gap leaves room for other warps' instructions and
-// delays a warp only where the dispatch is full. (The reservation it replaces queued each
+// delays a warp only where the dispatch is full. The fluid is exact to a bucket: within its
+// first bucket a reservation may take room that others starting in that bucket took too (it
+// knows a bucket's fill, not where in the bucket it lies), so reservations from some cycle t
+// on never finish all their work before t + (their instructions) - kBucketCycles. (The reservation it replaces queued each
 // gap's whole compute, as one block, behind everything reserved before: near a full dispatch
 // that queue grew and over-charged every warp, results/h100/validation/dispatch/.)
 #pragma once
@@ -30,8 +33,9 @@ class Dispatch {
   static constexpr uint64_t kUnit = 64;  // parts per instruction
 
   // `parts` parts spread over [from, from + span) (span 0 counts as 1), after what earlier
-  // reservations hold; `from` never goes back from one call to the next. Returns when the
-  // last part is dispatched (>= from + span; from where parts is 0).
+  // reservations hold. Returns when the last part is dispatched (>= from + span; from + span
+  // where parts is 0). `from` must not go back to a bucket before an earlier call's
+  // (std::logic_error: the sub-core calls it at its own, rising, cycles).
   Cycle reserve(Cycle from, Cycle span, uint64_t parts);
   // Parts placed after their window ended, summed over reservations (what the full dispatch
   // pushed out), and the cycles warps waited for that beyond their windows.
