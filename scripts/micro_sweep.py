@@ -16,6 +16,9 @@ by `arcsim sim --mode baseline`; the model's lane atomics per cycle set against 
   active_offset, sms_active_offset  the same with warp regions 4 KB + 128 B apart (not 4 KB):
                    replayed alike (the generator's distinct words are random)
   lane_major       1..32 active lanes, lane l of warp w on line l x warps + w (a warp's lines far apart)
+  spread_same      the whole chip on R = 1..4096 words, each on its own line, adjacent lines (warp w
+                   on line w mod R); spread_coalesced: the same with each warp's 32 lanes on its
+                   line's 32 words
   (issue 17's later runs add sweeps 7-8 from results/h100/validation/full/microbench-active and
   lane_major from .../microbench-lanes)
 
@@ -44,7 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from calibrate_sim import SHAPE, merge, provenance, rows  # noqa: E402
 
 SWEEPS = ["k_per_warp", "active_same", "active_distinct", "hotspot", "sms_distinct", "sms_same", "sms_coalesced",
-          "sms_active_distinct", "active_offset", "sms_active_offset", "lane_major"]
+          "sms_active_distinct", "active_offset", "sms_active_offset", "lane_major", "spread_same", "spread_coalesced"]
 BIG = ["--buffer-words", "16777216"]
 
 
@@ -84,6 +87,14 @@ def case_of(r, where=None):
                                                    "8"] + placed(sms, where) + BIG + [
                                                        "--sharing", "distinct", "--activity", "first",
                                                        "--active", str(active)]
+    if sw in ("spread_same", "spread_coalesced"):
+        # every warp of the chip on one of R regions, 128 B (32 words) apart, warp w on region
+        # w mod R (the kernel's layout: the strided generator's words wrap at the buffer's end);
+        # spread_same: all lanes on the region's first word, spread_coalesced: lane l on word l
+        regions = int(r["regions"])
+        return f"{sw} regions={regions}", ["-n", str(4224 * min(regions, 64)), "--buffer-words", str(32 * regions),
+                                           "--sharing", "strided", "--k", str(k), "--lane-stride", "1",
+                                           "--region-stride", "32"]
     if sw == "hotspot":
         share = ["--buffer-words", "1", "--sharing", "same"] if k == 1 else \
             ["--buffer-words", "32", "--sharing", "line", "--k", "32"]
