@@ -278,6 +278,12 @@ void validate(const ModelKnobs& knobs, const GpuConfig& gpu) {
                 std::to_string(gpu.lsu_queue_depth));
   if (knobs.rop_slice_bytes & (knobs.rop_slice_bytes - 1))
     throw Error("rop_slice_bytes " + std::to_string(knobs.rop_slice_bytes) + " is not a power of two");
+  if (knobs.rop_slice_request_interval > 0 && knobs.rop_slices == 0)
+    throw Error("rop_slice_request_interval " + number_text(knobs.rop_slice_request_interval) +
+                " needs rop_slices > 0: it paces each slice's multi-word requests");
+  if (knobs.rop_slice_op_interval > 0 && knobs.rop_slices == 0)
+    throw Error("rop_slice_op_interval " + number_text(knobs.rop_slice_op_interval) +
+                " needs rop_slices > 0: it paces each slice's one-word ops");
   if (knobs.phi_line_bytes & (knobs.phi_line_bytes - 1))
     throw Error("phi_line_bytes " + std::to_string(knobs.phi_line_bytes) + " is not a power of two");
   if (gpu.coalesce_bytes != 0 && (gpu.coalesce_bytes < 4 || (gpu.coalesce_bytes & (gpu.coalesce_bytes - 1))))

@@ -30,6 +30,11 @@ struct ModelKnobs {
   std::int64_t rop_window = 1;               // ROP look-ahead for a startable op (1 = in order)
   std::int64_t icnt_eject_per_cycle = 1;     // flits one crossbar output (ROP port) delivers per cycle
   double rop_same_line_interval = 0;         // mean cycles between two multi-word requests starting on one line
+  double rop_line_op_interval = 0;           // mean cycles of a line's data path per one-word op (0 = none)
+  std::int64_t rop_slices = 0;               // L2 slices behind the units (0 = none)
+  double rop_slice_request_interval = 0;     // mean cycles between two multi-word requests starting on one slice
+  double rop_slice_op_interval = 0;          // slot of a slice's in-order queue of one-word ops (0 = none)
+  std::int64_t rop_slice_queue_cycles = 0;   // how long a run counts among its slice's queued words
   double rop_same_addr_interval = 1;         // mean cycles between two ops starting on one address
   std::int64_t rop_slice_bytes = 32;         // address granule the hash slices on (one L2 sector)
   std::int64_t lsu_busy_slack = 32;          // LSU reports busy when fewer free entries than this

@@ -113,6 +113,27 @@ const std::vector<ParamSpec>& model_params() {
        "unit, the line's data path (0 = no such limit; a one-word request is bound by rop_same_addr_interval alone)",
        0, 100000, {},
        &K::rop_same_line_interval},
+      {"rop_line_op_interval", Kind::Float, "cycles", "0.0",
+       "mean cycles of a line's data path that each one-word op takes: the ops on the words of one line start at most "
+       "one per this many cycles together, while each word keeps rop_same_addr_interval (0 = no such limit)",
+       0, 100000, {}, &K::rop_line_op_interval},
+      {"rop_slices", Kind::Int, "slices", "0",
+       "L2 slices behind the ROP units (0 = none): a line's slice is its line number without bits 0 and 2 (lines 128 "
+       "and 512 bytes apart share one), modulo this count; see rop_slice_request_interval",
+       0, 1 << 16, {}, &K::rop_slices},
+      {"rop_slice_request_interval", Kind::Float, "cycles", "0.0",
+       "mean cycles between two requests that carry several words of a line starting on one slice (rop_slices), "
+       "whichever of its lines they are on (0 = no such limit)",
+       0, 100000, {}, &K::rop_slice_request_interval},
+      {"rop_slice_op_interval", Kind::Float, "cycles", "0.0",
+       "slot of a slice's in-order queue of one-word ops (rop_slices): an op starts at least this long after the "
+       "one before on its slice; a warp's run of ops on one word among other words' runs on its slice takes the "
+       "in-order queue's mean gap per op for that many words at random (0 = no such limit)",
+       0, 100000, {}, &K::rop_slice_op_interval},
+      {"rop_slice_queue_cycles", Kind::Int, "cycles", "0",
+       "how long a warp's run of ops on one word counts among its slice's queued words after it starts "
+       "(rop_slice_op_interval: the words a run interleaves with are those of the runs started this recently)",
+       0, 1 << 20, {}, &K::rop_slice_queue_cycles},
       {"rop_slice_bytes", Kind::Int, "bytes", "32", "address granule the ROP hash slices on (a power of two)", 4,
        1 << 16, {}, &K::rop_slice_bytes},
       {"lsu_busy_slack", Kind::Int, "requests", "32",

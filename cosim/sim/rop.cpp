@@ -20,7 +20,8 @@ std::vector<std::pair<uint32_t, uint32_t>> CommitLog::sorted() const {
 }
 
 RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-                 CommitLog& log, std::vector<WordState>& words, std::vector<uint64_t>& lines, Stats& stats)
+                 CommitLog& log, std::vector<WordState>& words, std::vector<uint64_t>& lines,
+                 std::vector<SliceState>& slices, Stats& stats)
     : sc_module(name),
       unit_(unit),
       setup_(setup),
@@ -28,6 +29,7 @@ RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& se
       log_(log),
       words_(words),
       lines_(lines),
+      slices_(slices),
       stats_(stats) {
   wake.bind([this] { step(); });
 }
@@ -57,7 +59,7 @@ void RopUnit::step() {
   // Per-lane requests, one per cycle, in order, and a 1-cycle interval: the word rule can never
   // bite: no look-up.
   const bool serialize = setup_.same_addr_sub > kSubCycles || setup_.ops_per_cycle > 1 || setup_.window > 1 ||
-                         setup_.coalesced || !lines_.empty();
+                         setup_.coalesced || !lines_.empty() || !slices_.empty();
   auto whole = [](uint64_t sub) { return (sub + kSubCycles - 1) / kSubCycles; };  // first whole cycle
   auto seen = [&](uint32_t a) { return std::find(seen_.begin(), seen_.end(), a) != seen_.end(); };
   while (in.ready(now) && std::max<uint64_t>(next_slot_, now * O) < (now + 1) * O) {
@@ -88,12 +90,21 @@ void RopUnit::step() {
           }
         }
       }
-      if (ok && !r.one_word && !lines_.empty()) {  // several words of one line: the line's turn too
-        const Cycle f = whole(lines_[r.addr() / setup_.line_words]);
+      // The line's turn too: a request of several words of one line (rop_same_line_interval), or
+      // any op when one-word ops take the line's data path (rop_line_op_interval); and a
+      // multi-word request's slice.
+      auto wait_for = [&](uint64_t due_sub) {
+        const Cycle f = whole(due_sub);
         if (f > now) {
           ok = false;
           retry = std::min(retry, f);
         }
+      };
+      if (ok && !lines_.empty() && (!r.one_word || setup_.line_op_sub)) wait_for(lines_[r.addr() / setup_.line_words]);
+      if (ok && !slices_.empty()) {
+        const SliceState& sl = slices_[slice_of_line(r.addr() / setup_.line_words, setup_.slices)];
+        if (!r.one_word && setup_.slice_request_sub) wait_for(sl.request_due);
+        if (r.one_word && setup_.slice_op_sub) wait_for(sl.op_due);
       }
       if (ok) {
         pick = i;
@@ -115,9 +126,21 @@ void RopUnit::step() {
     // Due inside this cycle: keep the due time's fraction (a backlog advances by the exact
     // interval); idle since an earlier cycle: start afresh at this one.
     auto due = [&](uint64_t free_sub) { return free_sub + kSubCycles > now * kSubCycles ? free_sub : now * kSubCycles; };
-    if (!r.one_word && !lines_.empty()) {
+    if (!lines_.empty()) {  // a multi-word request takes the line's interval, one-word ops one per op
       uint64_t& line = lines_[r.addr() / setup_.line_words];
-      line = due(line) + setup_.same_line_sub;
+      if (!r.one_word) line = due(line) + setup_.same_line_sub;
+      else if (setup_.line_op_sub) line = due(line) + uint64_t{r.count} * setup_.line_op_sub;
+    }
+    SliceState* slice = slices_.empty() ? nullptr : &slices_[slice_of_line(r.addr() / setup_.line_words, setup_.slices)];
+    if (slice && !r.one_word && setup_.slice_request_sub) slice->request_due = due(slice->request_due) + setup_.slice_request_sub;
+    if (slice && r.one_word && setup_.slice_op_sub) {
+      // In order: a run among other queued words' runs interleaves with them (fifo_gap); alone, or a
+      // lone op, it takes a slot per op.
+      const uint32_t others = slice->busy_others(r.addr(), now * kSubCycles);
+      const uint64_t per_op = others && r.count > 1
+                                  ? setup_.slice_gap_sub[std::min<uint32_t>(others + 1, SliceState::kTracked)]
+                                  : setup_.slice_op_sub;
+      slice->op_due = due(slice->op_due) + uint64_t{r.count} * per_op;
     }
     // One word's run: `rounds` ops carrying `lanes` lane updates; value_of(k) = op k's value,
     // or nullptr for a run request (values 0, nothing to apply or log).
@@ -148,6 +171,7 @@ void RopUnit::step() {
         commit(first->addr, static_cast<uint32_t>(op - first), lanes, [first](size_t k) { return first[k].value; });
       }
     }
+    if (slice && r.one_word && setup_.slice_op_sub && r.count > 1) slice->note_run(r.addr(), now * kSubCycles + setup_.slice_queue_sub);
     stats_.rop_ops += r.count;
     ++stats_.rop_requests;
     stats_.rop_bytes += r.bytes;

@@ -6,7 +6,14 @@
 // cycle at or after its due time, so a run of m ops spans m x interval on average), nor, for a
 // request that carries several words of one line, less than rop_same_line_interval after the
 // previous such request on that line (the line's data path; kept the same way), nor pass an
-// older atomic on its own address, so per address the order is always arrival order. Starting an atomic commits it to the memory image (ROP semantics:
+// older atomic on its own address, so per address the order is always arrival order. Two
+// further limits, both off at 0: a line's data path also takes rop_line_op_interval per
+// one-word op (the words of one line share it: a run of m ops on a word of line L waits for
+// L's due time and moves it on by m intervals, so several hot words of a line together go at
+// the line's pace, each at its own interval), and an L2 slice (rop_slices; lines 128 and 512
+// bytes apart share one, slice_of_line) starts a multi-word request at most every
+// rop_slice_request_interval, on whichever of its lines, and serves its one-word ops in order
+// (rop_slice_op_interval: SliceState). Starting an atomic commits it to the memory image (ROP semantics:
 // arc::golden::MemoryImage::apply, FTZ=1); it is performed rop_latency cycles later, which
 // is when the run can end. Ops to one address always go to one unit, so the image does not
 // depend on the order units run in one cycle.
@@ -19,6 +26,7 @@
 #include "golden.h"
 #include "link.h"
 #include "request.h"
+#include "slice.h"
 #include "stats.h"
 
 namespace arc::sim {
@@ -30,6 +38,12 @@ struct RopSetup {
   uint32_t latency = 160;
   uint64_t same_addr_sub = kSubCycles;  // rop_same_addr_interval in 1/kSubCycles cycle
   uint64_t same_line_sub = 0;           // rop_same_line_interval in 1/kSubCycles cycle (0: none)
+  uint64_t line_op_sub = 0;             // rop_line_op_interval in 1/kSubCycles cycle (0: none)
+  uint64_t slice_request_sub = 0;       // rop_slice_request_interval in 1/kSubCycles cycle (0: none)
+  uint32_t slices = 0;                  // rop_slices (0: none)
+  uint64_t slice_op_sub = 0;            // rop_slice_op_interval in 1/kSubCycles cycle (0: none)
+  uint64_t slice_queue_sub = 0;         // rop_slice_queue_cycles in 1/kSubCycles cycle
+  std::vector<uint64_t> slice_gap_sub;  // fifo_gap_table(rop_slice_op_interval, rop_same_addr_interval)
   uint32_t line_words = 32;             // words per line (coalesce_bytes / 4)
   uint32_t window = 1;
   uint32_t flit_bytes = 32;
@@ -56,12 +70,23 @@ struct CommitLog {
   std::vector<std::pair<uint32_t, uint32_t>> sorted() const;  // (addr, value)
 };
 
+// The L2 slice of a line: its number without bits 0 and 2 (address bits 7 and 9, which the
+// H100's slice function ignores: results/h100/validation/full/slices), modulo the slice count,
+// so adjacent lines fill 2 slices per 8 lines and up to 4 x slices lines spread evenly (the
+// H100's 128 adjacent lines touch 32 slices, at most 5 lines on one).
+inline uint32_t slice_of_line(uint32_t line, uint32_t slices) {
+  return static_cast<uint32_t>(((line >> 3) << 1 | (line >> 1 & 1)) % slices);
+}
+
 class RopUnit : public sc_core::sc_module {
  public:
   // words: per gradient word, shared by the units (a word belongs to one unit); lines: per line,
-  // when the next multi-word request may start on it (1/kSubCycles cycle; empty: no line rule).
+  // when the next request may start on it (1/kSubCycles cycle; empty: no line rule); slices:
+  // per slice (empty: no slice rules). Lines and slices are shared by the units (a slice's lines
+  // may belong to several).
   RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-          CommitLog& log, std::vector<WordState>& words, std::vector<uint64_t>& lines, Stats& stats);
+          CommitLog& log, std::vector<WordState>& words, std::vector<uint64_t>& lines, std::vector<SliceState>& slices,
+          Stats& stats);
 
   Link<Request> in;
   Wake wake;
@@ -78,6 +103,7 @@ class RopUnit : public sc_core::sc_module {
   CommitLog& log_;
   std::vector<WordState>& words_;
   std::vector<uint64_t>& lines_;
+  std::vector<SliceState>& slices_;
   Stats& stats_;
   uint64_t next_slot_ = 0;                    // next free input byte (cycle x ops_per_cycle x flit_bytes + k)
   Cycle last_done_ = 0;

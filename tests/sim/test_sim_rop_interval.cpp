@@ -5,8 +5,13 @@
 // the first whole cycle at or after its due time), never the interval rounded either way.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <systemc>
+#include <vector>
 
+#include "rop.h"
+#include "slice.h"
 #include "run.h"
 #include "sim_fixture.h"
 
@@ -88,6 +93,156 @@ TEST(SimRopInterval, TheLineIntervalLeavesOneWordRequestsAlone) {
   const trace::Trace t = testing::synthetic("interval", one_word());
   RunSpec s = with_line(10);
   EXPECT_EQ(run_isolated(s, t).stats.total_cycles, run_isolated(with_line(0), t).stats.total_cycles);
+}
+
+// rop_line_op_interval: the words of one line share its data path, one one-word op per that
+// many cycles together, while each word keeps its own interval. Four hot words of one line:
+// each word alone would allow 4 ops per 3.47 cycles, the line allows one per 2.04.
+tracegen::GenConfig four_words_of_a_line() {
+  tracegen::GenConfig g = one_word();
+  g.buffer_words = 4;  // every instruction's 32 lanes on one of words 0-3 (line 0)
+  return g;
+}
+
+RunSpec with_line_ops(double cycles) {
+  RunSpec s = with_interval(3.47);
+  s.gpu.coalesce_bytes = 128;
+  s.knobs.rop_line_op_interval = cycles;
+  s.knobs.rop_window = 8;  // a word waiting out its interval does not hold up the others
+  return s;
+}
+
+TEST(SimRopInterval, HotWordsOfOneLineShareTheLinesPace) {
+  const trace::Trace t = testing::synthetic("lineops", four_words_of_a_line());
+  const double ops = 600.0 * 32;
+  const RunResult off = run_isolated(with_line_ops(0), t);
+  const RunResult on = run_isolated(with_line_ops(2.04), t);
+  EXPECT_EQ(on.stats.rop_ops, 600u * 32);
+  EXPECT_LT(off.stats.total_cycles, ops * 2.04 * 0.6) << "without it, the four words run side by side";
+  EXPECT_GE(on.stats.total_cycles, (ops - 32) * 2.04);
+  EXPECT_LE(on.stats.total_cycles, ops * 2.04 + 400);
+}
+
+TEST(SimRopInterval, TheLineOpIntervalLeavesOneWordAtItsOwnPace) {
+  // One word: 3.47 per op, slower than the line's 2.04, so the line never binds.
+  const trace::Trace t = testing::synthetic("interval", one_word());
+  EXPECT_EQ(run_isolated(with_line_ops(2.04), t).stats.total_cycles,
+            run_isolated(with_line_ops(0), t).stats.total_cycles);
+}
+
+// rop_slices / rop_slice_request_interval: a slice starts a multi-word request at most every
+// interval, whichever of its lines it is on. Lines 0 and 1 share a slice (they differ only in
+// bit 0); lines 0-3 fall on two.
+TEST(SimRopInterval, SliceOfLineIgnoresLineBitsZeroAndTwo) {
+  EXPECT_EQ(slice_of_line(0, 80), slice_of_line(1, 80));
+  EXPECT_EQ(slice_of_line(0, 80), slice_of_line(4, 80));
+  EXPECT_EQ(slice_of_line(0, 80), slice_of_line(5, 80));
+  EXPECT_NE(slice_of_line(0, 80), slice_of_line(2, 80));
+  EXPECT_EQ(slice_of_line(2, 80), slice_of_line(7, 80));
+  EXPECT_NE(slice_of_line(0, 80), slice_of_line(8, 80));
+  // 128 adjacent lines: 32 slices of 4 lines each (the H100: 32 slices, at most 5 lines on one).
+  std::vector<int> lines_on(80, 0);
+  for (uint32_t l = 0; l < 128; ++l) ++lines_on[slice_of_line(l, 80)];
+  EXPECT_EQ(std::count(lines_on.begin(), lines_on.end(), 4), 32);
+  EXPECT_EQ(std::count(lines_on.begin(), lines_on.end(), 0), 48);
+  for (uint32_t l = 0; l < 100000; l += 37) EXPECT_LT(slice_of_line(l, 80), 80u);
+}
+
+tracegen::GenConfig lines(uint32_t n) {
+  tracegen::GenConfig g = one_line();
+  g.buffer_words = 32 * n;  // each instruction: the 32 words of one of lines 0..n-1
+  return g;
+}
+
+RunSpec with_slices(double cycles) {
+  RunSpec s = with_line(0);
+  s.knobs.rop_slices = 80;
+  s.knobs.rop_slice_request_interval = cycles;
+  return s;
+}
+
+TEST(SimRopInterval, TwoLinesOfOneSliceShareItsRequestPace) {
+  const trace::Trace two = testing::synthetic("slice2", lines(2));   // lines 0, 1: one slice
+  const trace::Trace four = testing::synthetic("slice4", lines(4));  // lines 0-3: two slices
+  const double requests = 600;
+  const RunResult off = run_isolated(with_slices(0), two);
+  const RunResult one = run_isolated(with_slices(10), two);
+  EXPECT_LT(off.stats.total_cycles, (requests - 1) * 10) << "without it, the request's bytes set a faster pace";
+  EXPECT_GE(one.stats.total_cycles, (requests - 1) * 10);
+  EXPECT_LE(one.stats.total_cycles, (requests - 1) * 10 + 400);
+  // Two slices share the requests (each line drawn at random: within 20% of half each).
+  const RunResult both = run_isolated(with_slices(10), four);
+  EXPECT_GE(both.stats.total_cycles, (requests / 2 - 1) * 10);
+  EXPECT_LE(both.stats.total_cycles, requests * 0.6 * 10 + 400);
+}
+
+// fifo_gap: an in-order slice's mean gap per op for n hot words drawn at random (slot 1 cycle,
+// each word 3.47): one word is its own interval, two 2.48 (a Python replay of the same queue,
+// 200,000 ops: 1 / 0.403), four 1.86 (1 / 0.538), falling toward the slot; the same every call.
+TEST(SimRopSlice, TheInOrderQueuesGapFallsFromTheWordsIntervalTowardTheSlot) {
+  EXPECT_DOUBLE_EQ(fifo_gap(1, 1.0, 3.47), 3.47);
+  EXPECT_NEAR(fifo_gap(2, 1.0, 3.47), 2.48, 0.03);
+  EXPECT_NEAR(fifo_gap(4, 1.0, 3.47), 1.86, 0.03);
+  double last = fifo_gap(1, 1.0, 3.47);
+  for (uint32_t n = 2; n <= 16; ++n) {
+    const double g = fifo_gap(n, 1.0, 3.47);
+    EXPECT_LT(g, last) << n;
+    EXPECT_GT(g, 1.0) << n;
+    last = g;
+  }
+  EXPECT_EQ(fifo_gap(5, 1.0, 3.47), fifo_gap(5, 1.0, 3.47));
+  EXPECT_DOUBLE_EQ(fifo_gap(3, 2.0, 1.0), 2.0) << "a word interval under the slot never binds";
+  const std::vector<uint64_t> t = fifo_gap_table(1.0, 3.47, kSubCycles);
+  ASSERT_EQ(t.size(), SliceState::kTracked + 1u);
+  EXPECT_EQ(t[1], kSubCycles);
+  EXPECT_EQ(t[2], static_cast<uint64_t>(std::llround(fifo_gap(2, 1.0, 3.47) * kSubCycles)));
+}
+
+TEST(SimRopSlice, ASliceCountsTheWordsQueuedRecently) {
+  SliceState s;
+  s.note_run(7, 100);
+  s.note_run(9, 200);
+  EXPECT_EQ(s.busy_others(7, 50), 1u);   // 9
+  EXPECT_EQ(s.busy_others(8, 50), 2u);
+  EXPECT_EQ(s.busy_others(8, 150), 1u);  // 7's time is over
+  s.note_run(7, 300);                    // the same word again: one entry
+  EXPECT_EQ(s.busy_others(8, 50), 2u);
+  for (uint32_t w = 100; w < 100 + 2 * SliceState::kTracked; ++w) s.note_run(w, 1000 + w);
+  EXPECT_EQ(s.busy_others(0, 999), SliceState::kTracked) << "at most kTracked words count";
+}
+
+// rop_slice_op_interval: two hot words of one slice (words 0 and 1 of line 0; no line rule),
+// every instruction a run of 32 ops on one of them. Side by side each word would go at its own
+// 3.47 cycles (1.74 per op for the two); in the slice's in-order queue they go at fifo_gap(2).
+tracegen::GenConfig two_words() {
+  tracegen::GenConfig g = one_word();
+  g.buffer_words = 2;
+  return g;
+}
+
+RunSpec with_slice_ops(double slot) {
+  RunSpec s = with_interval(3.47);
+  s.gpu.coalesce_bytes = 128;
+  s.knobs.rop_window = 8;
+  s.knobs.rop_slices = 80;
+  s.knobs.rop_slice_op_interval = slot;
+  s.knobs.rop_slice_queue_cycles = 240;
+  return s;
+}
+
+TEST(SimRopSlice, TwoHotWordsOfASliceGoAtTheInOrderQueuesGap) {
+  const trace::Trace t = testing::synthetic("slice-ops", two_words());
+  const double ops = 600.0 * 32;
+  const double off = static_cast<double>(run_isolated(with_slice_ops(0), t).stats.total_cycles);
+  const double on = static_cast<double>(run_isolated(with_slice_ops(1.0), t).stats.total_cycles);
+  EXPECT_NEAR(off / ops, 3.47 / 2, 0.2);
+  EXPECT_NEAR(on / ops, fifo_gap(2, 1.0, 3.47), 0.15);
+}
+
+TEST(SimRopSlice, ALoneHotWordKeepsItsOwnPace) {
+  const trace::Trace t = testing::synthetic("interval", one_word());
+  EXPECT_EQ(run_isolated(with_slice_ops(1.0), t).stats.total_cycles,
+            run_isolated(with_slice_ops(0), t).stats.total_cycles);
 }
 
 }  // namespace
