@@ -169,6 +169,9 @@ void append_round_requests(Packet& out, const LaneOp* ops, size_t n, uint32_t sm
       }
       r.many = shared;
       r.one_word = nwords == 1;
+      // One lane's float2 / float4: its words lie in one aligned block of vec words.
+      r.vector_lane = vec > 1 && nwords <= vec;
+      for (uint32_t k = 1; k < nwords && r.vector_lane; ++k) r.vector_lane = words[k] / vec == words[0] / vec;
       r.rounds = static_cast<uint8_t>(rounds);
       // Round t updates the words with more than t ops: summed over the rounds, a header
       // each and word_bytes per op; by sector, each round also its sectors and lanes.

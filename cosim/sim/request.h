@@ -81,6 +81,10 @@ struct Request {
   uint16_t sm = 0;           // < 4096 (config check)
   uint8_t first = 0, count = 1;  // within one instruction's ops (<= OpBlock::kCap)
   bool one_word = true;  // every op on one word (the ROP then looks up one word, not count)
+  // Several words, all of one lane's vector (a float2 / float4 RED: each round one lane): the ROP
+  // paces it as one address (the H100's hot float4 goes at the one-word interval), not as a
+  // request of several lanes on a line.
+  bool vector_lane = false;
   uint8_t rounds = 1;    // rounds (a word's ops go one per round): a GPC link charges a header each
   // A values run: `count` one-lane ops on the one word one.addr (a warp-uniform instruction of
   // a full trace, append_uniform), their values in many->values (no op array: begin() and

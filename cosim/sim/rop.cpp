@@ -100,11 +100,12 @@ void RopUnit::step() {
           retry = std::min(retry, f);
         }
       };
-      if (ok && !lines_.empty() && (!r.one_word || setup_.line_op_sub)) wait_for(lines_[r.addr() / setup_.line_words]);
+      const bool multi_lane = !r.one_word && !r.vector_lane;  // several lanes' words of one line
+      if (ok && !lines_.empty() && (multi_lane || setup_.line_op_sub)) wait_for(lines_[r.addr() / setup_.line_words]);
       if (ok && !slices_.empty()) {
         const SliceState& sl = slices_[slice_of_line(r.addr() / setup_.line_words, setup_.slices)];
-        if (!r.one_word && setup_.slice_request_sub) wait_for(sl.request_due);
-        if (r.one_word && setup_.slice_op_sub) wait_for(sl.op_due);
+        if (multi_lane && setup_.slice_request_sub) wait_for(sl.request_due);
+        if (!multi_lane && setup_.slice_op_sub) wait_for(sl.op_due);
       }
       if (ok) {
         pick = i;
@@ -126,21 +127,25 @@ void RopUnit::step() {
     // Due inside this cycle: keep the due time's fraction (a backlog advances by the exact
     // interval); idle since an earlier cycle: start afresh at this one.
     auto due = [&](uint64_t free_sub) { return free_sub + kSubCycles > now * kSubCycles ? free_sub : now * kSubCycles; };
-    if (!lines_.empty()) {  // a multi-word request takes the line's interval, one-word ops one per op
+    // A request of several lanes' words of one line takes the line's (and slice's) request
+    // interval; one address (a word, or one lane's vector) takes them per round, one op each.
+    const bool multi_lane = !r.one_word && !r.vector_lane;
+    const uint32_t addr_rounds = r.one_word ? r.count : r.rounds;
+    if (!lines_.empty()) {
       uint64_t& line = lines_[r.addr() / setup_.line_words];
-      if (!r.one_word) line = due(line) + setup_.same_line_sub;
-      else if (setup_.line_op_sub) line = due(line) + uint64_t{r.count} * setup_.line_op_sub;
+      if (multi_lane) line = due(line) + setup_.same_line_sub;
+      else if (setup_.line_op_sub) line = due(line) + uint64_t{addr_rounds} * setup_.line_op_sub;
     }
     SliceState* slice = slices_.empty() ? nullptr : &slices_[slice_of_line(r.addr() / setup_.line_words, setup_.slices)];
-    if (slice && !r.one_word && setup_.slice_request_sub) slice->request_due = due(slice->request_due) + setup_.slice_request_sub;
-    if (slice && r.one_word && setup_.slice_op_sub) {
+    if (slice && multi_lane && setup_.slice_request_sub) slice->request_due = due(slice->request_due) + setup_.slice_request_sub;
+    if (slice && !multi_lane && setup_.slice_op_sub) {
       // In order: a run among other queued words' runs interleaves with them (fifo_gap); alone, or a
       // lone op, it takes a slot per op.
       const uint32_t others = slice->busy_others(r.addr(), now * kSubCycles);
-      const uint64_t per_op = others && r.count > 1
+      const uint64_t per_op = others && addr_rounds > 1
                                   ? setup_.slice_gap_sub[std::min<uint32_t>(others + 1, SliceState::kTracked)]
                                   : setup_.slice_op_sub;
-      slice->op_due = due(slice->op_due) + uint64_t{r.count} * per_op;
+      slice->op_due = due(slice->op_due) + uint64_t{addr_rounds} * per_op;
     }
     // One word's run: `rounds` ops carrying `lanes` lane updates; value_of(k) = op k's value,
     // or nullptr for a run request (values 0, nothing to apply or log).
@@ -171,7 +176,7 @@ void RopUnit::step() {
         commit(first->addr, static_cast<uint32_t>(op - first), lanes, [first](size_t k) { return first[k].value; });
       }
     }
-    if (slice && r.one_word && setup_.slice_op_sub && r.count > 1) slice->note_run(r.addr(), now * kSubCycles + setup_.slice_queue_sub);
+    if (slice && !multi_lane && setup_.slice_op_sub && addr_rounds > 1) slice->note_run(r.addr(), now * kSubCycles + setup_.slice_queue_sub);
     stats_.rop_ops += r.count;
     ++stats_.rop_requests;
     stats_.rop_bytes += r.bytes;

@@ -4,7 +4,8 @@
 // cycles after the previous one on its address (same-address serialization; the interval may
 // be fractional: due times are kept in 1/kSubCycles cycle and an op starts at the first whole
 // cycle at or after its due time, so a run of m ops spans m x interval on average), nor, for a
-// request that carries several words of one line, less than rop_same_line_interval after the
+// request that carries several lanes' words of one line (not one lane's float2 / float4, which
+// goes as one address: Request::vector_lane), less than rop_same_line_interval after the
 // previous such request on that line (the line's data path; kept the same way), nor pass an
 // older atomic on its own address, so per address the order is always arrival order. Two
 // further limits, both off at 0: a line's data path also takes rop_line_op_interval per

@@ -12,6 +12,7 @@
 
 #include "rop.h"
 #include "slice.h"
+#include "trace.h"
 #include "run.h"
 #include "sim_fixture.h"
 
@@ -243,6 +244,50 @@ TEST(SimRopSlice, ALoneHotWordKeepsItsOwnPace) {
   const trace::Trace t = testing::synthetic("interval", one_word());
   EXPECT_EQ(run_isolated(with_slice_ops(1.0), t).stats.total_cycles,
             run_isolated(with_slice_ops(0), t).stats.total_cycles);
+}
+
+// One lane's float4 (--vector 4: a call's 4 params leave as one RED of 4 words) on a hot
+// address goes as one address: the H100's vec_hotspot red.v4 row (the chip on one float4)
+// sustains 0.288 lane updates/cycle, the one-word interval's 3.47 cycles
+// (results/h100/validation/full/microbench/throughput.csv), not a line request's pace. 64 warps
+// of one active lane each, every call on words 0-3.
+trace::Trace hot_float4(uint32_t calls) {
+  trace::Trace t;
+  t.header.gpu_name = "test";
+  t.header.sm_count = 4;
+  t.header.subcores_per_sm = 4;
+  t.header.buffer_words = 64;
+  for (uint32_t w = 0; w < 64; ++w)
+    for (uint32_t c = 0; c < calls; ++c)
+      for (uint32_t p = 0; p < 4; ++p) {
+        trace::Instr in;
+        in.sm = w % 4;
+        in.subcore = (w / 4) % 4;
+        in.warp = w;
+        in.seq = c * 4 + p;
+        in.param = static_cast<uint8_t>(p);
+        in.nparams = 4;
+        in.flags = c == 0 && p == 0 ? trace::kFlagFirstOfWarp : 0u;
+        in.active_mask = 1;
+        in.addr[0] = p;
+        in.value[0] = 0x3f800000u;
+        t.instrs.push_back(in);
+      }
+  t.final_buffer.assign(t.header.buffer_words, 0);
+  return t;
+}
+
+TEST(SimRopInterval, AHotFloat4GoesAtTheWordsPaceNotALinesRequestPace) {
+  const trace::Trace t = hot_float4(20);
+  const double requests = 64.0 * 20;
+  RunSpec s = with_line(10);  // several lanes' words of one line: one request per 10 cycles
+  s.vector = 4;
+  s.knobs.rop_slices = 80;
+  s.knobs.rop_slice_request_interval = 10;
+  const RunResult r = run_isolated(s, t);
+  EXPECT_EQ(r.stats.requests_to_l2, 64u * 20);
+  EXPECT_GE(r.stats.total_cycles, (requests - 1) * 3.47);
+  EXPECT_LE(r.stats.total_cycles, (requests - 1) * 3.47 + 400) << "a line request's 10 cycles would give " << requests * 10;
 }
 
 }  // namespace
