@@ -48,6 +48,7 @@ void RopUnit::prefetch(const Request& r) const {
     load_hint(end - 1);
   }
   load_hint(&words_[r.addr()]);
+  if (!lines_.empty()) load_hint(&lines_[r.addr() / setup_.line_words]);
   if (setup_.values && r.addr() < image_.size()) load_hint(image_.words().data() + r.addr());
 }
 
@@ -141,8 +142,8 @@ void RopUnit::step() {
     if (slice && !multi_lane && setup_.slice_op_sub) {
       // In order: a run among other queued words' runs interleaves with them (fifo_gap); alone, or a
       // lone op, it takes a slot per op.
-      const uint32_t others = slice->busy_others(r.addr(), now * kSubCycles);
-      const uint64_t per_op = others && addr_rounds > 1
+      const uint32_t others = addr_rounds > 1 ? slice->busy_others(r.addr(), now * kSubCycles) : 0;
+      const uint64_t per_op = others
                                   ? setup_.slice_gap_sub[std::min<uint32_t>(others + 1, SliceState::kTracked)]
                                   : setup_.slice_op_sub;
       slice->op_due = due(slice->op_due) + uint64_t{addr_rounds} * per_op;

@@ -33,13 +33,13 @@ struct SliceState {
   }
   // Word w counts as queued until `end`: its entry, else a free one, else the one ending first.
   void note_run(uint32_t w, uint64_t end) {
-    uint32_t pick = 0;
-    for (uint32_t i = 0; i < kTracked; ++i) {
-      if (until[i] && word[i] == w) {
-        pick = i;
-        break;
-      }
-      if (until[i] < until[pick]) pick = i;
+    uint32_t pick = kTracked;
+    for (uint32_t i = 0; i < kTracked; ++i)  // (no early exit: a word has at most one entry)
+      if (until[i] && word[i] == w) pick = i;
+    if (pick == kTracked) {
+      pick = 0;
+      for (uint32_t i = 1; i < kTracked; ++i)
+        if (until[i] < until[pick]) pick = i;
     }
     word[pick] = w;
     until[pick] = end;
