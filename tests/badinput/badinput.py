@@ -101,6 +101,8 @@ CASES = [
     ("negative latency (config file)", ["sim", "--config", "neg-latency.toml", "--trace", "ok.trace"],
      "'rop_latency': -5 is out of range"),
     ("negative latency (--set)", SIM + ["--set", "icnt_latency=-1"], "'icnt_latency': -1 is out of range"),
+    ("slice queue without slices (--set)", SIM + ["--set", "rop_slice_op_interval=1"],
+     "needs rop_slices > 0: it paces each slice's one-word ops"),
     ("wrong value type in config", ["sim", "--config", "float-sms.toml", "--trace", "ok.trace"], "'sms'"),
     ("TOML syntax error", ["sim", "--config", "syntax.toml", "--trace", "ok.trace"], "TOML syntax error"),
     ("empty config file", ["sim", "--config", "empty.toml", "--trace", "ok.trace"], "'name': missing"),
