@@ -109,21 +109,23 @@ const std::vector<ParamSpec>& model_params() {
        "first whole cycle at or after its due time)",
        1, 100000, {}, &K::rop_same_addr_interval},
       {"rop_same_line_interval", Kind::Float, "cycles", "0.0",
-       "mean cycles between two requests that carry several words of one line (coalesce_bytes) starting at its ROP "
-       "unit, the line's data path (0 = no such limit; a one-word request is bound by rop_same_addr_interval alone)",
+       "mean cycles between two requests that carry several lanes' words of one line (coalesce_bytes) starting at its "
+       "ROP unit, the line's data path (0 = no such limit; a one-word request, or one lane's float2/float4, is bound "
+       "by rop_same_addr_interval and rop_line_op_interval)",
        0, 100000, {},
        &K::rop_same_line_interval},
       {"rop_line_op_interval", Kind::Float, "cycles", "0.0",
-       "mean cycles of a line's data path that each one-word op takes: the ops on the words of one line start at most "
-       "one per this many cycles together, while each word keeps rop_same_addr_interval (0 = no such limit)",
+       "mean cycles of a line's data path that each one-word op (or one lane's float2/float4) takes: the ops on the "
+       "words of one line start at most one per this many cycles together, while each word keeps "
+       "rop_same_addr_interval (0 = no such limit)",
        0, 100000, {}, &K::rop_line_op_interval},
       {"rop_slices", Kind::Int, "slices", "0",
        "L2 slices behind the ROP units (0 = none): a line's slice is its line number without bits 0 and 2 (lines 128 "
        "and 512 bytes apart share one), modulo this count; see rop_slice_request_interval",
        0, 1 << 16, {}, &K::rop_slices},
       {"rop_slice_request_interval", Kind::Float, "cycles", "0.0",
-       "mean cycles between two requests that carry several words of a line starting on one slice (rop_slices), "
-       "whichever of its lines they are on (0 = no such limit)",
+       "mean cycles between two requests that carry several lanes' words of a line starting on one slice "
+       "(rop_slices), whichever of its lines they are on (0 = no such limit)",
        0, 100000, {}, &K::rop_slice_request_interval},
       {"rop_slice_op_interval", Kind::Float, "cycles", "0.0",
        "slot of a slice's in-order queue of one-word ops (rop_slices): an op starts at least this long after the "

@@ -62,10 +62,17 @@ void RopUnit::step() {
   const bool serialize = setup_.same_addr_sub > kSubCycles || setup_.ops_per_cycle > 1 || setup_.window > 1 ||
                          setup_.coalesced || !lines_.empty() || !slices_.empty();
   auto whole = [](uint64_t sub) { return (sub + kSubCycles - 1) / kSubCycles; };  // first whole cycle
-  auto seen = [&](uint32_t a) { return std::find(seen_.begin(), seen_.end(), a) != seen_.end(); };
+  // Words met while looking ahead, with a one-word filter in front of the list: a word whose
+  // bit is clear was not met (most look-aheads meet a few one-word requests: no list search).
+  uint64_t seen_bits = 0;
+  auto bit = [](uint32_t a) { return uint64_t{1} << ((a * 0x9E3779B1u) >> 26); };
+  auto seen = [&](uint32_t a) {
+    return (seen_bits & bit(a)) && std::find(seen_.begin(), seen_.end(), a) != seen_.end();
+  };
   while (in.ready(now) && std::max<uint64_t>(next_slot_, now * O) < (now + 1) * O) {
     size_t pick = SIZE_MAX;
     seen_.clear();
+    seen_bits = 0;
     for (size_t i = 0; i < setup_.window && in.ready_at(now, i); ++i) {
       if (!serialize) {
         pick = i;
@@ -91,9 +98,9 @@ void RopUnit::step() {
           }
         }
       }
-      // The line's turn too: a request of several words of one line (rop_same_line_interval), or
-      // any op when one-word ops take the line's data path (rop_line_op_interval); and a
-      // multi-word request's slice.
+      // The line's turn too: a request of several lanes' words of one line
+      // (rop_same_line_interval), or any one-address request when one-word ops take the line's
+      // data path (rop_line_op_interval); and its slice's turn (request pace or in-order queue).
       auto wait_for = [&](uint64_t due_sub) {
         const Cycle f = whole(due_sub);
         if (f > now) {
@@ -113,7 +120,10 @@ void RopUnit::step() {
         break;
       }
       for (uint32_t k = 0; k < nw; ++k)
-        if (!seen(words[k])) seen_.push_back(words[k]);
+        if (!seen(words[k])) {
+          seen_.push_back(words[k]);
+          seen_bits |= bit(words[k]);
+        }
     }
     if (pick == SIZE_MAX) break;
     // The request is read where it waits and leaves the link after its commit (the front, the
