@@ -16,14 +16,14 @@ double fifo_gap(uint32_t n, double slot, double word_interval) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return static_cast<uint32_t>((z ^ (z >> 31)) % n);
   };
-  double t = 0, first = 0;
-  for (uint32_t k = 0; k < kOps; ++k) {
+  double t = 0;  // the first op starts at 0
+  last[draw()] = 0;
+  for (uint32_t k = 1; k < kOps; ++k) {
     const uint32_t w = draw();
-    t = k == 0 ? 0 : std::max(t + slot, last[w] + word_interval);
-    if (k == 0) first = t;
+    t = std::max(t + slot, last[w] + word_interval);
     last[w] = t;
   }
-  return (t - first) / (kOps - 1);
+  return t / (kOps - 1);
 }
 
 std::vector<uint64_t> fifo_gap_table(double slot, double word_interval, uint64_t sub) {

@@ -19,7 +19,7 @@
 namespace arc::sim {
 
 struct SliceState {
-  static constexpr uint32_t kTracked = 16;  // runs tracked per slice; more count as 16 (the gap is the slot by then)
+  static constexpr uint32_t kTracked = 16;  // words tracked per slice; more count as 16 (fifo_gap(16): 1.25 slots at H100's values)
   uint64_t request_due = 0;                 // next multi-word request, 1/kSubCycles cycle
   uint64_t op_due = 0;                      // next one-word op, 1/kSubCycles cycle
   std::array<uint32_t, kTracked> word{};
