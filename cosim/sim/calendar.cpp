@@ -1,5 +1,7 @@
 #include "clock.h"
 
+#include <algorithm>
+
 #include "error.h"
 
 namespace arc::sim {
@@ -87,6 +89,7 @@ void Calendar::run_cycle(Cycle now) {
     far_.erase(far_.begin());
   }
   const size_t b = static_cast<size_t>(now % kWheel);
+  if (detail::g_reverse_same_cycle) std::reverse(wheel_[b].begin(), wheel_[b].end());
   for (Wake* w : wheel_[b]) due(w, now);
   wheel_[b].clear();
   full_[b / 64] &= ~(uint64_t{1} << (b % 64));

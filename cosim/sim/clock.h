@@ -33,6 +33,9 @@ class Calendar;
 namespace detail {
 inline Cycle g_now = 0;  // the cycle the Calendar is running (set on each of its activations)
 inline Calendar* g_calendar = nullptr;  // the process's Calendar
+// Tests only: run each cycle's due modules in the reverse of the order they asked in, to check
+// that the order modules run in within a cycle never changes a result.
+inline bool g_reverse_same_cycle = false;
 }
 
 // The current cycle, inside a module's step().

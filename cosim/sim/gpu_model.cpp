@@ -36,13 +36,13 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
       static_cast<uint64_t>(std::llround(spec.knobs.rop_slice_request_interval * double(kSubCycles)));
   rs.slices = static_cast<uint32_t>(spec.knobs.rop_slices);
   if (g.coalesce_bytes > 0 && (rs.same_line_sub > 0 || rs.line_op_sub > 0))  // per line: when its next request may start
-    lines_.assign((trace.header.buffer_words + rs.line_words - 1) / rs.line_words, 0);
+    lines_.assign((trace.header.buffer_words + rs.line_words - 1) / rs.line_words, Registered<uint64_t>{});
   rs.slice_op_sub = static_cast<uint64_t>(std::llround(spec.knobs.rop_slice_op_interval * double(kSubCycles)));
   rs.slice_queue_sub = static_cast<uint64_t>(spec.knobs.rop_slice_queue_cycles) * kSubCycles;
   if (rs.slice_op_sub > 0)
     rs.slice_gap_sub = fifo_gap_table(spec.knobs.rop_slice_op_interval, spec.knobs.rop_same_addr_interval, kSubCycles);
   if (rs.slices > 0 && (rs.slice_request_sub > 0 || rs.slice_op_sub > 0) && g.coalesce_bytes > 0)
-    slices_.assign(rs.slices, SliceState{});
+    slices_.assign(rs.slices, Registered<SliceState>{});
   rs.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
   rs.coalesced = g.coalesce_bytes > 0;
   rs.values = !trace.header.timing_only;

@@ -50,8 +50,8 @@ class GpuModel : public sc_core::sc_module {
   golden::MemoryImage image_;
   CommitLog log_;
   std::vector<WordState> words_;  // per word: ROP serialization and lane updates committed
-  std::vector<uint64_t> lines_;   // per line: the next request's due time (rop_same_line_interval, rop_line_op_interval)
-  std::vector<SliceState> slices_;  // per L2 slice (rop_slices): its next request's and op's due times, its runs
+  std::vector<Registered<uint64_t>> lines_;   // per line: the next request's due time (rop_same_line_interval, rop_line_op_interval)
+  std::vector<Registered<SliceState>> slices_;  // per L2 slice (rop_slices): its next request's and op's due times, its runs
   RopHash hash_;
   std::vector<std::unique_ptr<SubCore>> subcores_;
   std::vector<std::unique_ptr<ArcUnit>> arcs_;

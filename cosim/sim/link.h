@@ -96,6 +96,7 @@ class Link {
   // Consumer look-ahead: item i (0 = front) and taking it out of order.
   bool ready_at(Cycle now, size_t i) const { return i < q_.size() && q_[i].first <= now; }
   const T& item(size_t i) const { return q_[i].second; }
+  Cycle ready_time(size_t i) const { return q_[i].first; }  // the cycle item i becomes visible
   // pop_at() whose item the consumer no longer needs (it read it in place): the front's op
   // block (if any) is let go and the slot dropped, without moving the item out.
   void drop_at(Cycle now, size_t i) {
@@ -152,18 +153,23 @@ class Link {
 };
 
 // A value written in cycle t that readers see from cycle t+1 (a register between modules).
+// Several writers in one cycle (modify) each update the current value in place; what any of
+// them reads in that cycle (seen) is the value as the cycle began, so the order in which they
+// run never changes what they see.
 template <class T>
 class Registered {
  public:
   explicit Registered(T init = T{}) : cur_(init), prev_(init) {}
-  void write(Cycle now, T v) {
+  void write(Cycle now, T v) { modify(now) = v; }
+  T& modify(Cycle now) {
     if (written_ != now) {
       prev_ = cur_;
       written_ = now;
     }
-    cur_ = v;
+    return cur_;
   }
   T read(Cycle now) const { return written_ == now ? prev_ : cur_; }
+  const T& seen(Cycle now) const { return written_ == now ? prev_ : cur_; }
 
  private:
   T cur_, prev_;

@@ -20,8 +20,8 @@ std::vector<std::pair<uint32_t, uint32_t>> CommitLog::sorted() const {
 }
 
 RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-                 CommitLog& log, std::vector<WordState>& words, std::vector<uint64_t>& lines,
-                 std::vector<SliceState>& slices, Stats& stats)
+                 CommitLog& log, std::vector<WordState>& words, std::vector<Registered<uint64_t>>& lines,
+                 std::vector<Registered<SliceState>>& slices, Stats& stats)
     : sc_module(name),
       unit_(unit),
       setup_(setup),
@@ -31,6 +31,7 @@ RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& se
       lines_(lines),
       slices_(slices),
       stats_(stats) {
+  blocked_.assign(setup_.window, 0);
   wake.bind([this] { step(); });
 }
 
@@ -87,31 +88,33 @@ void RopUnit::step() {
         for (const LaneOp& op : r)
           if (nw == 0 || words[nw - 1] != op.addr) words[nw++] = op.addr;
       bool ok = true;
+      // Known to wait until at least blocked_[i] (a look at an earlier cycle found a due time
+      // that far ahead; due times only move later): no look-ups until then.
+      if (blocked_[i] > now) {
+        ok = false;
+        retry = std::min(retry, blocked_[i]);
+      }
       for (uint32_t k = 0; k < nw && ok; ++k)
         if (seen(words[k])) ok = false;  // an older request on one of its words waits
-      if (ok) {
-        for (uint32_t k = 0; k < nw; ++k) {
-          const Cycle f = whole(words_[words[k]].free_sub);
-          if (f > now) {
-            ok = false;
-            retry = std::min(retry, f);
-          }
-        }
-      }
-      // The line's turn too: a request of several lanes' words of one line
-      // (rop_same_line_interval), or any one-address request when one-word ops take the line's
-      // data path (rop_line_op_interval); and its slice's turn (request pace or in-order queue).
+      Cycle until = 0;  // the latest due time found in the future
       auto wait_for = [&](uint64_t due_sub) {
         const Cycle f = whole(due_sub);
         if (f > now) {
           ok = false;
           retry = std::min(retry, f);
+          until = std::max(until, f);
         }
       };
+      if (ok)
+        for (uint32_t k = 0; k < nw; ++k) wait_for(words_[words[k]].free_sub);
+      // The line's turn too: a request of several lanes' words of one line
+      // (rop_same_line_interval), or any one-address request when one-word ops take the line's
+      // data path (rop_line_op_interval); and its slice's turn (request pace or in-order queue).
       const bool multi_lane = !r.one_word && !r.vector_lane;  // several lanes' words of one line
-      if (ok && !lines_.empty() && (multi_lane || setup_.line_op_sub)) wait_for(lines_[r.addr() / setup_.line_words]);
+      if (ok && !lines_.empty() && (multi_lane || setup_.line_op_sub))
+        wait_for(lines_[r.addr() / setup_.line_words].seen(now));
       if (ok && !slices_.empty()) {
-        const SliceState& sl = slices_[slice_of_line(r.addr() / setup_.line_words, setup_.slices)];
+        const SliceState& sl = slices_[slice_of_line(r.addr() / setup_.line_words, setup_.slices)].seen(now);
         if (multi_lane && setup_.slice_request_sub) wait_for(sl.request_due);
         if (!multi_lane && setup_.slice_op_sub) wait_for(sl.op_due);
       }
@@ -119,6 +122,7 @@ void RopUnit::step() {
         pick = i;
         break;
       }
+      if (until) blocked_[i] = until;
       for (uint32_t k = 0; k < nw; ++k)
         if (!seen(words[k])) {
           seen_.push_back(words[k]);
@@ -143,16 +147,22 @@ void RopUnit::step() {
     const bool multi_lane = !r.one_word && !r.vector_lane;
     const uint32_t addr_rounds = r.one_word ? r.count : r.rounds;
     if (!lines_.empty()) {
-      uint64_t& line = lines_[r.addr() / setup_.line_words];
+      uint64_t& line = lines_[r.addr() / setup_.line_words].modify(now);
       if (multi_lane) line = due(line) + setup_.same_line_sub;
       else if (setup_.line_op_sub) line = due(line) + uint64_t{addr_rounds} * setup_.line_op_sub;
     }
-    SliceState* slice = slices_.empty() ? nullptr : &slices_[slice_of_line(r.addr() / setup_.line_words, setup_.slices)];
+    Registered<SliceState>* slice_reg =
+        slices_.empty() ? nullptr : &slices_[slice_of_line(r.addr() / setup_.line_words, setup_.slices)];
+    // What this cycle's earlier starts on the slice (by any unit) did is not seen (the queue's
+    // words are counted as the cycle began), but adds to its due times.
+    const uint32_t others = slice_reg && !multi_lane && setup_.slice_op_sub && addr_rounds > 1
+                                ? slice_reg->seen(now).busy_others(r.addr(), now * kSubCycles)
+                                : 0;
+    SliceState* slice = slice_reg ? &slice_reg->modify(now) : nullptr;
     if (slice && multi_lane && setup_.slice_request_sub) slice->request_due = due(slice->request_due) + setup_.slice_request_sub;
     if (slice && !multi_lane && setup_.slice_op_sub) {
       // In order: a run among other queued words' runs interleaves with them (fifo_gap); alone, or a
       // lone op, it takes a slot per op.
-      const uint32_t others = addr_rounds > 1 ? slice->busy_others(r.addr(), now * kSubCycles) : 0;
       const uint64_t per_op = others
                                   ? setup_.slice_gap_sub[std::min<uint32_t>(others + 1, SliceState::kTracked)]
                                   : setup_.slice_op_sub;
@@ -196,15 +206,31 @@ void RopUnit::step() {
     last_done_ = std::max(last_done_, last + setup_.latency);
     ++started;
     in.drop_at(now, pick);  // r is gone from here on
+    std::copy(blocked_.begin() + pick + 1, blocked_.end(), blocked_.begin() + pick);  // the window moves up
+    blocked_.back() = 0;
   }
   if (!in.empty()) prefetch(in.item(0));
   if (started) {
     ++stats_.rop_busy_unit_cycles;
     ++stats_.rop(unit_).busy_cycles;
   }
-  if (!in.ready(now)) wake.at(in.next_ready());                                          // nothing visible yet
-  else if (std::max<uint64_t>(next_slot_, now * O) >= (now + 1) * O) wake.at(next_slot_ / O);  // slots used up
-  else wake.at(retry);  // blocked by same-word serialization (a new arrival wakes us too)
+  // The next wake: the first cycle at which what the window may start can change. A request in
+  // the look-ahead window that is not visible yet wakes us when it becomes visible (its push's
+  // own wake may have been superseded by an earlier one of ours). While the window is full, an
+  // arrival lands behind it and can start only after one of the window's requests has left,
+  // which only this unit's step does: pushes need not wake us then (on a busy unit most
+  // arrivals did, to find the same blocked window). Due times only move later, so `retry` (the
+  // earliest a blocked request's word, line or slice is free) is never late.
+  Cycle next = kNever;
+  const size_t span = std::min<size_t>(setup_.window, in.size());
+  for (size_t i = 0; i < span; ++i)
+    if (in.ready_time(i) > now) next = std::min(next, in.ready_time(i));
+  if (in.ready(now)) {
+    if (std::max<uint64_t>(next_slot_, now * O) >= (now + 1) * O) next = std::min<Cycle>(next, next_slot_ / O);  // slots used up
+    else next = std::min(next, retry);
+  }
+  in.set_consumer_busy(in.size() >= setup_.window);
+  wake.at(next);
 }
 
 }  // namespace arc::sim

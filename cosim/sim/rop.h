@@ -14,7 +14,11 @@
 // the line's pace, each at its own interval), and an L2 slice (rop_slices; lines 128 and 512
 // bytes apart share one, slice_of_line) starts a multi-word request at most every
 // rop_slice_request_interval, on whichever of its lines, and serves its one-word ops in order
-// (rop_slice_op_interval: SliceState). Starting an atomic commits it to the memory image (ROP semantics:
+// (rop_slice_op_interval: SliceState). A line's and a slice's state are shared by the units (a
+// line's sectors, a slice's lines, may belong to several), so each is Registered: a unit reads
+// them as they stood when the cycle began and adds its own use on top, and two units that start
+// on one line or slice in the same cycle see the same thing whichever runs first (the sum of
+// their intervals does not depend on the order either). Starting an atomic commits it to the memory image (ROP semantics:
 // arc::golden::MemoryImage::apply, FTZ=1); it is performed rop_latency cycles later, which
 // is when the run can end. Ops to one address always go to one unit, so the image does not
 // depend on the order units run in one cycle.
@@ -86,7 +90,8 @@ class RopUnit : public sc_core::sc_module {
   // per slice (empty: no slice rules). Lines and slices are shared by the units (a slice's lines
   // may belong to several).
   RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-          CommitLog& log, std::vector<WordState>& words, std::vector<uint64_t>& lines, std::vector<SliceState>& slices,
+          CommitLog& log, std::vector<WordState>& words, std::vector<Registered<uint64_t>>& lines,
+          std::vector<Registered<SliceState>>& slices,
           Stats& stats);
 
   Link<Request> in;
@@ -103,12 +108,16 @@ class RopUnit : public sc_core::sc_module {
   golden::MemoryImage& image_;
   CommitLog& log_;
   std::vector<WordState>& words_;
-  std::vector<uint64_t>& lines_;
-  std::vector<SliceState>& slices_;
+  std::vector<Registered<uint64_t>>& lines_;
+  std::vector<Registered<SliceState>>& slices_;
   Stats& stats_;
   uint64_t next_slot_ = 0;                    // next free input byte (cycle x ops_per_cycle x flit_bytes + k)
   Cycle last_done_ = 0;
   std::vector<uint32_t> seen_;  // words met while looking ahead this cycle
+  // Per look-ahead window position (0 = the front): a cycle before which that request cannot
+  // start (0: not known), so a blocked window is not looked up again every step. Moves up with
+  // the window when a request leaves it; a request entering the window starts at 0.
+  std::vector<Cycle> blocked_;
 };
 
 }  // namespace arc::sim

@@ -36,10 +36,10 @@ struct SliceState {
     uint32_t pick = kTracked;
     for (uint32_t i = 0; i < kTracked; ++i)  // (no early exit: a word has at most one entry)
       if (until[i] && word[i] == w) pick = i;
-    if (pick == kTracked) {
-      pick = 0;
+    if (pick == kTracked) {  // the one ending first, the lower word on a tie (not the lower slot:
+      pick = 0;              // which words remain must not depend on the order of same-cycle notes)
       for (uint32_t i = 1; i < kTracked; ++i)
-        if (until[i] < until[pick]) pick = i;
+        if (until[i] < until[pick] || (until[i] == until[pick] && word[i] < word[pick])) pick = i;
     }
     word[pick] = w;
     until[pick] = end;
