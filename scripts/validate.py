@@ -10,7 +10,7 @@ Writes into OUT (default results/h100/validation): validation.{csv,json,md} (mea
 predicted speedup over Baseline per workload x method, error, MAPE), arc_hw.{csv,md} (ARC-HW
 predictions per GPU config next to the paper's), predicted_vs_measured.png (scatter, y = x).
 
-Then runs scripts/validate_full.py (issue 17: the full-size table in results/h100/validation/rule-v6-slices
+Then runs scripts/validate_full.py (issue 17: the full-size table in results/h100/validation/rule-v7-order
 and results/h100/validation/summary.json).
 
 Usage: python3 scripts/validate.py [--raw DIR] [--out DIR] [--no-plot]
@@ -297,7 +297,7 @@ def main():
     if not a.no_plot:
         plot(os.path.join(a.out, "predicted_vs_measured.png"), rows, rgp[0] if rgp else None)
     print("\n".join(md))
-    # Issue 17: the full-size validation (results/h100/validation/rule-v6-slices) and summary.json.
+    # Issue 17: the full-size validation (results/h100/validation/rule-v7-order) and summary.json.
     sys.path.insert(0, here)
     import validate_full
     return validate_full.main(["--no-plot"] if a.no_plot else [])

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 17: the full-size validation table, from committed data only.
 
-Reads DIR (default results/h100/validation/rule-v6-slices: the current code's complete run,
+Reads DIR (default results/h100/validation/rule-v7-order: the current code's complete run,
 the L2 slices behind the ROP units, Adaptive rule v5, the compute on the dispatch at each
 workload's measured issue rate; rule-v5-dispatch/ is the same before the slices, rule-v5-full/
 before the fluid dispatch, at rate 0, rule-v4-full/ rule v4's, full/ rule v3's):
@@ -160,7 +160,7 @@ def mape(errs):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    default_dir = os.path.join(root, "results", "h100", "validation", "rule-v6-slices")
+    default_dir = os.path.join(root, "results", "h100", "validation", "rule-v7-order")
     ap.add_argument("--dir", default=default_dir)
     ap.add_argument("--summary", default=None,
                     help="a second copy of summary.json (default: the issue's path, "
