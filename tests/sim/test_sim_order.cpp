@@ -60,7 +60,8 @@ TEST(SimOrder, RunningACyclesModulesInReverseChangesNothing) {
   int compared = 0;
   for (const Case& c : cases()) {
     const trace::Trace t = testing::synthetic(std::string("order-") + c.name, c.gen);
-    for (Mode mode : {Mode::Baseline, Mode::ArcHw}) {
+    for (Mode mode : {Mode::Baseline, Mode::SwS, Mode::SwB, Mode::SwT, Mode::Adaptive, Mode::ArcHw, Mode::Lab,
+                      Mode::LabIdeal, Mode::Phi}) {
       const RunSpec s = h100_small(mode);
       detail::g_reverse_same_cycle = false;
       const RunResult fwd = run_isolated(s, t);
@@ -76,7 +77,7 @@ TEST(SimOrder, RunningACyclesModulesInReverseChangesNothing) {
       ++compared;
     }
   }
-  EXPECT_EQ(compared, 4);
+  EXPECT_EQ(compared, 18);
 }
 
 }  // namespace
