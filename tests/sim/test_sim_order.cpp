@@ -6,7 +6,10 @@
 // commits must agree.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
+#include <utility>
 
 #include "clock.h"
 #include "gpu_config.h"
@@ -78,6 +81,53 @@ TEST(SimOrder, RunningACyclesModulesInReverseChangesNothing) {
     }
   }
   EXPECT_EQ(compared, 18);
+}
+
+
+// A ROP unit looks ahead past a request that waits on its word: a request on a free word that
+// becomes visible behind it starts then, not when the word ahead frees. The case that was lost:
+// request C (word 0, waiting out A's run of 32 ops) is pushed, then B (word 256, same unit) a
+// few cycles later; B's push asked for a wake after C's, so only C's wake was kept, and at C's
+// the unit, seeing nothing startable, slept until word 0 was free (~110 cycles): B then
+// started after C. B's lane must commit before any of C's, for every spacing of B behind C.
+TEST(SimOrder, ARequestOnAFreeWordStartsWhenVisibleBehindAWaitingOne) {
+  auto bits = [](float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    return b;
+  };
+  int checked = 0;
+  for (uint32_t gap = 0; gap <= 100; ++gap) {
+    trace::Trace t;
+    t.header.gpu_name = "test";
+    t.header.sm_count = 4;
+    t.header.subcores_per_sm = 4;
+    t.header.buffer_words = 512;
+    uint64_t seq0 = 0, seq1 = 0;
+    // A, then C: SM 0, every lane on word 0 (values 1 and 2).
+    testing::push_call(t, seq0, {0, 0, 0, 0xFFFFFFFFu, 0, 1, true}, [](uint32_t, uint32_t) { return 0u; },
+                       [&](uint32_t, uint32_t) { return bits(1.0f); });
+    testing::push_call(t, seq0, {0, 0, 0, 0xFFFFFFFFu, 0, 1, false}, [](uint32_t, uint32_t) { return 0u; },
+                       [&](uint32_t, uint32_t) { return bits(2.0f); });
+    // B: SM 1, one lane on word 256 (line 8: unit 0 of 8, as word 0), value 3, `gap` cycles in.
+    testing::push_call(t, seq1, {1, 0, 0, 0x1u, gap, 1, true}, [](uint32_t, uint32_t) { return 256u; },
+                       [&](uint32_t, uint32_t) { return bits(3.0f); });
+    RunSpec s = testing::small_gpu();
+    s.gpu.coalesce_bytes = 128;  // A and C: one request of 32 ops each
+    s.knobs.rop_window = 4;
+    s.knobs.rop_same_addr_interval = 3.47;
+    s.record_commits = true;
+    const RunResult r = run_isolated(s, t);
+    SCOPED_TRACE("B's gap " + std::to_string(gap));
+    const auto& c = r.commits;
+    const auto b_at = std::find(c.begin(), c.end(), std::make_pair(256u, bits(3.0f)));
+    const auto c_at = std::find(c.begin(), c.end(), std::make_pair(0u, bits(2.0f)));
+    ASSERT_NE(b_at, c.end());
+    ASSERT_NE(c_at, c.end());
+    EXPECT_LT(b_at - c.begin(), c_at - c.begin());
+    ++checked;
+  }
+  EXPECT_EQ(checked, 101);
 }
 
 }  // namespace
