@@ -18,10 +18,10 @@
 // line's sectors, a slice's lines, may belong to several), so each is Registered: a unit reads
 // them as they stood when the cycle began and adds its own use on top, and two units that start
 // on one line or slice in the same cycle see the same thing whichever runs first (the sum of
-// their intervals does not depend on the order either). Starting an atomic commits it to the memory image (ROP semantics:
-// arc::golden::MemoryImage::apply, FTZ=1); it is performed rop_latency cycles later, which
-// is when the run can end. Ops to one address always go to one unit, so the image does not
-// depend on the order units run in one cycle.
+// their intervals does not depend on the order either). Starting an atomic commits it to the
+// memory image (ROP semantics: arc::golden::MemoryImage::apply, FTZ=1); it is performed
+// rop_latency cycles later, which is when the run can end. Ops to one address always go to one
+// unit, so the image does not depend on the order units run in one cycle.
 #pragma once
 #include <systemc>
 
