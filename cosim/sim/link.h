@@ -168,8 +168,8 @@ class Registered {
     }
     return cur_;
   }
-  T read(Cycle now) const { return written_ == now ? prev_ : cur_; }
   const T& seen(Cycle now) const { return written_ == now ? prev_ : cur_; }
+  T read(Cycle now) const { return seen(now); }
 
  private:
   T cur_, prev_;

@@ -40,13 +40,10 @@ std::vector<Case> cases() {
   std::vector<Case> c;
   // Issue 16's shape: most warps on one word, the rest on <= 4 words; a small buffer, so that
   // runs of ops meet on slices and lines.
-  tracegen::GenConfig mix = testing::hot(3000, 21);
+  tracegen::GenConfig mix = testing::hot(3000, 21);  // mix of one word and <= 4 words, 4096 words
   mix.sms = 16;
   mix.warps_per_subcore = 8;
-  mix.sharing = tracegen::Sharing::Mix;
   mix.p_same = 0.9;
-  mix.k = 4;
-  mix.buffer_words = 4096;
   mix.gap_mean = 40;
   c.push_back({"mix", mix});
   // Lane l on word l % 8 of one random line: multi-word line requests on shared lines.
