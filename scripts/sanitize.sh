@@ -11,6 +11,8 @@
 #   ARCSIM_RTL_BP_VECTORS      tests/rtl/test_subcore_backpressure   50,000 (as normal)
 #   ARCSIM_RTL_TIMING_VECTORS  tests/rtl/test_rtl_timing            100,000 (as normal)
 #   ARCSIM_VERIFY_INSTRUCTIONS tests/verify (arcsim verify, 1M test) here   200,000 (normal: 1,000,000)
+# docs.calibration_rerun and docs.micro_sweep_rerun re-run one quick case each here (the hot
+# address; the hotspot rows: tests/docs/CMakeLists.txt), the normal build all their cases.
 # determinism.cli skips its cold-vs-warm `arcsim area` part here (ARCSIM_DETERMINISM_AREA=0):
 # 12 Yosys runs that AreaCli.ColdThenWarmRtx4090 already makes cold and warm under the
 # sanitizers; the normal build runs both in full.
