@@ -115,6 +115,9 @@ void write_all(int fd, const void* p, size_t n) {
   }
 }
 
+// How encode() sends the memory image (the byte after its length).
+constexpr uint8_t kImageDense = 0, kImageZero = 1, kImageSparse = 2;
+
 template <class T>
 void put(std::string& buf, const T& v) {
   buf.append(reinterpret_cast<const char*>(&v), sizeof v);
@@ -131,12 +134,28 @@ std::string encode(const RunResult& r) {
                              .dump();
   put(buf, static_cast<uint64_t>(js.size()));
   buf += js;
-  // The image: its length, then a flag byte and, unless every word is 0 (a timing-only
-  // trace), the words in one block.
+  // The image: its length, then its form and words. Every word 0 (a timing-only trace): nothing
+  // more. Fewer than half the words non-zero: their count, then (index, word) pairs (a small
+  // trace on a large buffer, e.g. the calibration's 16M-word one, no longer sends 64 MB of
+  // zeros through the pipe). Else: the words in one block.
   put(buf, static_cast<uint64_t>(r.image.size()));
-  const bool zero = std::all_of(r.image.begin(), r.image.end(), [](uint32_t w) { return w == 0; });
-  put(buf, static_cast<uint8_t>(zero));
-  if (!zero) buf.append(reinterpret_cast<const char*>(r.image.data()), r.image.size() * sizeof(uint32_t));
+  const auto nonzero = static_cast<uint64_t>(
+      std::count_if(r.image.begin(), r.image.end(), [](uint32_t w) { return w != 0; }));
+  if (nonzero == 0) {
+    put(buf, kImageZero);
+  } else if (nonzero < r.image.size() / 2) {
+    put(buf, kImageSparse);
+    put(buf, nonzero);
+    buf.reserve(buf.size() + nonzero * 2 * sizeof(uint32_t) + 64);
+    for (size_t i = 0; i < r.image.size(); ++i)
+      if (r.image[i]) {
+        put(buf, static_cast<uint32_t>(i));
+        put(buf, r.image[i]);
+      }
+  } else {
+    put(buf, kImageDense);
+    buf.append(reinterpret_cast<const char*>(r.image.data()), r.image.size() * sizeof(uint32_t));
+  }
   put(buf, static_cast<uint64_t>(r.commits.size()));
   for (const auto& [a, v] : r.commits) {
     put(buf, a);
@@ -180,7 +199,22 @@ RunResult decode(const std::string& s, size_t at) {
   r.lookahead_bytes_peak = j.at("lookahead_bytes_peak").get<uint64_t>();
   r.peak_rss_kb = j.at("peak_rss_kb").get<uint64_t>();
   r.image.assign(c.get<uint64_t>(), 0);
-  if (!c.get<uint8_t>()) c.copy_to(r.image.data(), r.image.size() * sizeof(uint32_t));
+  switch (c.get<uint8_t>()) {
+    case kImageZero:
+      break;
+    case kImageSparse:
+      for (uint64_t n = c.get<uint64_t>(); n; --n) {
+        const auto i = c.get<uint32_t>();
+        if (i >= r.image.size()) throw Error("timing-model child process returned a corrupt image");
+        r.image[i] = c.get<uint32_t>();
+      }
+      break;
+    case kImageDense:
+      c.copy_to(r.image.data(), r.image.size() * sizeof(uint32_t));
+      break;
+    default:
+      throw Error("timing-model child process returned a corrupt image");
+  }
   r.commits.resize(c.get<uint64_t>());
   for (auto& [a, v] : r.commits) {
     a = c.get<uint32_t>();

@@ -4,6 +4,7 @@
 // Every run is a child process (arc::sim::run_isolated): SystemC elaborates once per process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -112,6 +113,41 @@ TEST(SimCorrectness, ImageEqualsGoldenReplayOfCommitOrderAndBoundOfTraceOrder) {
     if (exact && outside == 0) ++passed;
   }
   std::printf("sim correctness: %d passed, %d failed\n", passed, runs - passed);
+}
+
+// The child process sends the image back to the parent in one of three forms (run.cpp encode):
+// dense, sparse ((index, word) pairs when fewer than half the words are non-zero: a small trace
+// on a large buffer) and all-zero (a timing-only trace). Each arrives whole: equal to the golden
+// replay of the commit order, which travels separately.
+TEST(SimCorrectness, ImageCrossesTheProcessBoundaryInEveryForm) {
+  struct Case {
+    const char* name;
+    uint32_t buffer_words;
+    bool timing_only;
+  };
+  for (const Case& c : {Case{"dense", 64, false}, Case{"sparse", 1u << 20, false}, Case{"zero", 4096, true}}) {
+    SCOPED_TRACE(c.name);
+    tracegen::GenConfig g = hot(2000, 29);
+    g.buffer_words = c.buffer_words;
+    g.timing_only = c.timing_only;
+    const trace::Trace t = synthetic(std::string("form-") + c.name, g);
+    RunSpec spec = small_gpu();
+    spec.record_commits = true;
+    spec.mode = Mode::Baseline;
+    const RunResult r = run_isolated(spec, t);
+    ASSERT_EQ(r.image.size(), c.buffer_words);
+    const size_t nonzero = static_cast<size_t>(std::count_if(r.image.begin(), r.image.end(), [](uint32_t w) { return w != 0; }));
+    if (c.timing_only) {
+      EXPECT_EQ(nonzero, 0u);
+    } else {
+      EXPECT_GT(nonzero, 0u);
+      if (c.buffer_words == 64) EXPECT_GE(nonzero, r.image.size() / 2) << "meant to send the dense form";
+      else EXPECT_LT(nonzero, r.image.size() / 2) << "meant to send the sparse form";
+    }
+    golden::MemoryImage replay(c.buffer_words);
+    for (const auto& [a, v] : r.commits) replay.apply(a, v);
+    EXPECT_TRUE(replay.words() == r.image) << "image differs from the golden replay of the commit order";
+  }
 }
 
 TEST(SimCorrectness, SameInputsGiveByteIdenticalJson) {
