@@ -13,9 +13,7 @@
 #   ARCSIM_VERIFY_INSTRUCTIONS tests/verify (arcsim verify, 1M test) here   200,000 (normal: 1,000,000)
 # docs.calibration_rerun and docs.micro_sweep_rerun re-run one quick case each here (the hot
 # address; the hotspot rows: tests/docs/CMakeLists.txt), the normal build all their cases.
-# determinism.cli skips its cold-vs-warm `arcsim area` part here (ARCSIM_DETERMINISM_AREA=0):
-# 12 Yosys runs that AreaCli.ColdThenWarmRtx4090 already makes cold and warm under the
-# sanitizers; the normal build runs both in full.
+# The test sources compile at -O0 (tests/CMakeLists.txt says why); the code under test at $opt.
 # Sanitizer options, and the one narrow build exemption (a third-party FST writer source), are in
 # scripts/sanitize.supp, explained there. No test is excluded.
 set -euo pipefail
@@ -38,7 +36,6 @@ export ARCSIM_RTL_VECTORS=${ARCSIM_RTL_VECTORS:-250000}
 export ARCSIM_RTL_BP_VECTORS=${ARCSIM_RTL_BP_VECTORS:-50000}
 export ARCSIM_RTL_TIMING_VECTORS=${ARCSIM_RTL_TIMING_VECTORS:-100000}
 export ARCSIM_VERIFY_INSTRUCTIONS=${ARCSIM_VERIFY_INSTRUCTIONS:-200000}
-export ARCSIM_DETERMINISM_AREA=${ARCSIM_DETERMINISM_AREA:-0}
 # shellcheck source=sanitize.supp
 source "$root/scripts/sanitize.supp"
 cd "$build"
