@@ -15,7 +15,8 @@
 # address; the hotspot rows: tests/docs/CMakeLists.txt), the normal build all their cases.
 # The test sources compile at -O0 (tests/CMakeLists.txt says why); the code under test at $opt.
 # Sanitizer options, and the one narrow build exemption (a third-party FST writer source), are in
-# scripts/sanitize.supp, explained there. No test is excluded.
+# scripts/sanitize.supp, explained there, with the tool-only tests (Yosys, yosys-smtbmc, Icarus,
+# Verilator lint on the RTL) that this build does not register.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${ARCSIM_ASAN_BUILD_DIR:-$root/build-asan}
