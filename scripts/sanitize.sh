@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build ARCsim with AddressSanitizer + UndefinedBehaviorSanitizer (C/C++ only; CUDA off) into
-# build-asan/ (or $ARCSIM_ASAN_BUILD_DIR) and run the whole CTest suite under them.
+# build-asan/ (or $ARCSIM_ASAN_BUILD_DIR) and run the CTest suite under them (every test that runs our code).
 #   scripts/sanitize.sh               configure + build + ctest
 #   scripts/sanitize.sh -R trace      extra arguments go to ctest
 # The largest random-vector tests run fewer vectors here (instrumented code is ~3-10x
@@ -12,7 +12,8 @@
 #   ARCSIM_RTL_TIMING_VECTORS  tests/rtl/test_rtl_timing            100,000 (as normal)
 #   ARCSIM_VERIFY_INSTRUCTIONS tests/verify (arcsim verify, 1M test) here   200,000 (normal: 1,000,000)
 # docs.calibration_rerun and docs.micro_sweep_rerun re-run one quick case each here (the hot
-# address; the hotspot rows: tests/docs/CMakeLists.txt), the normal build all their cases.
+# address; the hotspot rows: tests/docs/CMakeLists.txt), the normal build all their cases;
+# sim.real_trace_ordering replays Baseline, SW-B and Adaptive (tests/sim/CMakeLists.txt).
 # The test sources compile at -O0 (tests/CMakeLists.txt says why); the code under test at $opt.
 # Sanitizer options, and the one narrow build exemption (a third-party FST writer source), are in
 # scripts/sanitize.supp, explained there, with the tool-only tests (Yosys, yosys-smtbmc, Icarus,
@@ -40,7 +41,7 @@ export ARCSIM_VERIFY_INSTRUCTIONS=${ARCSIM_VERIFY_INSTRUCTIONS:-200000}
 # shellcheck source=sanitize.supp
 source "$root/scripts/sanitize.supp"
 cd "$build"
-# ARCSIM_SANITIZE_EXCLUDE (sanitize.supp): empty, so every test runs; a regex skips tests locally.
+# ARCSIM_SANITIZE_EXCLUDE (sanitize.supp): empty, so every registered test runs; a regex skips tests locally.
 exclude=()
 [ -n "$ARCSIM_SANITIZE_EXCLUDE" ] && exclude=(-E "$ARCSIM_SANITIZE_EXCLUDE")
 ctest --output-on-failure -j "$jobs" "${exclude[@]}" "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Command (b): install what is missing, build, and run every test (CTest). CI runs exactly this.
-# Then the same suite again in an AddressSanitizer + UndefinedBehaviorSanitizer build
+# Then the suite again (every test that runs our code) in an AddressSanitizer + UndefinedBehaviorSanitizer build
 # (scripts/sanitize.sh: build-asan/, no CUDA, fewer random vectors). ARCSIM_SKIP_SANITIZE=1 skips
 # that second pass for a quick local run; CI never sets it. Extra arguments go to both ctest runs.
 set -euo pipefail
