@@ -31,6 +31,22 @@ function(arcsim_gtest name)
     PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
 endfunction()
 
+# A test that runs only external tools on the RTL (Yosys, yosys-smtbmc, Icarus, Verilator lint),
+# no code of ours: registered in the normal build only. Under ARCSIM_SANITIZE it would be the
+# same run again with nothing for the sanitizers to check (scripts/sanitize.supp).
+#   arcsim_tool_test(NAME n COMMAND cmd args.. [LABELS l..] [TIMEOUT s])
+function(arcsim_tool_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "COMMAND;LABELS" ${ARGN})
+  if(ARCSIM_SANITIZE)
+    return()
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
+  if(T_TIMEOUT)
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
+  endif()
+endfunction()
+
 # Verilate TOP (from rtl/) into library LIB under class name PREFIX, with optional
 # parameter overrides (PARAMS FTZ=1 ...). Every .sv under rtl/ is visible to Verilator;
 # only what TOP instantiates is compiled. Tracing (FST) is compiled in and switched on at
