@@ -37,6 +37,7 @@ struct ParamRange {
 const std::vector<ParamRange>& param_ranges() {
   static const std::vector<ParamRange> r = {
       {"FTZ", 0, 1, "0 keeps subnormals, 1 flushes them"},
+      {"RfPort", 0, 1, "0: operands from the instruction's register, 1: the paper's register-file port"},
       {"AddrWidth", 8, 64, "address bits per lane"},
       {"Lanes", 2, 32, "lanes of a warp (a warp has 32)"},
       {"Width", 2, 64, "bits scanned"},

@@ -1,7 +1,11 @@
 // arcsim area: ARC-HW transistor, gate and cell counts from real Yosys runs of rtl/, per module,
 // per sub-core and per GPU, beside the paper's 70K-per-FPU figure; optional parameter sweep.
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -35,6 +39,14 @@ void run(const Options& o) {
   if (!o.config.empty() && o.gpu != "rtx4090") throw arc::Error("give either --gpu or --config, not both");
   if (o.sweep && o.out.empty()) throw arc::Error("--sweep needs --out DIR (for area_sweep.csv and .png)");
   if (!o.sweep && !o.out.empty()) throw arc::Error("--out " + o.out + ": only --sweep writes files (add --sweep)");
+  if (o.sweep) {  // checked before the syntheses (minutes), not after them
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
+    if (!std::filesystem::is_directory(o.out))
+      throw arc::Error("--out " + o.out + ": cannot create the output folder" + (ec ? ": " + ec.message() : ""));
+    if (::access(o.out.c_str(), W_OK) != 0)
+      throw arc::Error("--out " + o.out + ": the output folder is not writable: " + std::strerror(errno));
+  }
   arc::config::GpuConfig gpu = arc::config::load_gpu(o.config.empty() ? o.gpu : o.config);
   arc::area::AreaOptions opt = arc::area::default_area_options();
   if (!o.cache_dir.empty()) opt.cache_dir = o.cache_dir;

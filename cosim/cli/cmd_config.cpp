@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "gpu_config.h"
+#include "options.h"
 #include "subcommand.h"
 
 namespace arc::cli::cmd_config {  // named, so the unity build can batch the subcommands
@@ -38,8 +39,9 @@ void setup(CLI::App& app) {
       "show", "Print every GPU parameter and model knob after --set, with its unit and where it came from "
               "(default, the config file or --set); --json gives the 'config' object of 'arcsim sim --json'.");
   auto* gpu = show->add_option("--gpu", o->gpu, "GPU by name (default h100): " +
-                                                    fmt::format("{}", fmt::join(arc::config::available_gpus(), ", ")));
-  show->add_option("--config", o->config_file, "GPU config TOML file")->excludes(gpu);
+                                                    fmt::format("{}", fmt::join(arc::config::available_gpus(), ", ")))
+                  ->check(arc::cli::nonempty());
+  show->add_option("--config", o->config_file, "GPU config TOML file")->excludes(gpu)->check(arc::cli::nonempty());
   show->add_option("--set", o->sets, "override a GPU parameter or model knob, KEY=VALUE, VALUE as in TOML (repeatable)");
   show->add_flag("--json", o->json, "print JSON");
   show->footer("\n" + arc::config::params_help(true));

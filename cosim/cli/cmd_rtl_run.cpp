@@ -89,7 +89,8 @@ void setup(CLI::App& app) {
   sub->add_option("--valid-prob", opt->valid, "probability a waiting instruction is offered in a cycle")
       ->transform(arc::cli::real_in(0.01, 1.0))
       ->capture_default_str();
-  sub->add_option("--fst", opt->fst, "write an FST waveform of the run to this file (use a small -n)");
+  sub->add_option("--fst", opt->fst, "write an FST waveform of the run to this file (use a small -n)")
+      ->check(arc::cli::nonempty());
   sub->callback([opt] { run(*opt); });
 }
 

@@ -4,6 +4,7 @@
 // reductions in cores vs at ROPs and the speedup over the baseline.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,7 @@ struct Options {
   uint64_t stats_interval = 0;
   bool json = false;
   bool host_cost = false;
+  bool sched_given = false;  // --sched on the command line (not its default)
   std::vector<std::string> sets;
 };
 
@@ -53,6 +55,13 @@ void run(const Options& o) {
   if (o.gpu.empty() == o.config_file.empty()) throw arc::Error("sim: give exactly one of --gpu NAME and --config FILE");
   no_duplicates(o.modes, "--mode");
   no_duplicates(o.scheds, "--sched");
+  // Options that only act on some runs: given where no run uses them, they would do nothing.
+  const bool arc_hw = std::find(o.modes.begin(), o.modes.end(), "arc-hw") != o.modes.end();
+  if (o.sched_given && !arc_hw)
+    throw arc::Error("--sched: chooses arc-hw's scheduler, but --mode has no arc-hw");
+  if (!o.wave.empty() && !(arc_hw && o.fidelity == "rtl"))
+    throw arc::Error("--wave: records the Verilated ARC units, which only --mode arc-hw with --fidelity rtl runs");
+  if (o.host_cost && !o.json) throw arc::Error("--host-cost: adds to the JSON report; give --json too");
   RunSpec base;
   base.gpu = arc::config::load_gpu(o.gpu.empty() ? o.config_file : o.gpu);
   base.knobs = base.gpu.knobs;  // the file's [model] table, then --set
@@ -126,7 +135,7 @@ void setup(CLI::App& app) {
       ->delimiter(',')
       ->check(CLI::IsMember({"baseline", "sw-s", "sw-b", "sw-t", "adaptive", "arc-hw", "lab", "lab-ideal", "phi"}))
       ->capture_default_str();
-  sub->add_option("--sched", opt->scheds, "arc-hw scheduler, comma-separated, each once: dynamic, threshold, always, never")
+  auto* sched = sub->add_option("--sched", opt->scheds, "arc-hw scheduler, comma-separated, each once: dynamic, threshold, always, never")
       ->delimiter(',')
       ->check(CLI::IsMember({"dynamic", "threshold", "always", "never"}))
       ->capture_default_str();
@@ -137,6 +146,7 @@ void setup(CLI::App& app) {
   sub->add_option("--vector", opt->vector,
                   "floats per lane update (vector atomics, red.global.add.v2/v4.f32): 0 = as the trace's flags say, "
                   "1 = scalar, 2 / 4 = each call's params leave in chunks of 2 / 4 per lane (baseline, sw-s, sw-b, adaptive)")
+      ->transform(arc::cli::count_in(0, 4))
       ->check(CLI::IsMember({0u, 1u, 2u, 4u}))
       ->capture_default_str();
   sub->add_option("--gap-issue-rate", opt->gap_issue_rate,
@@ -149,7 +159,8 @@ void setup(CLI::App& app) {
   sub->add_option("--fidelity", opt->fidelity, "ARC unit level: rtl (Verilated RTL) or fast (golden model + RTL timing)")
       ->check(CLI::IsMember({"rtl", "fast"}))
       ->capture_default_str();
-  sub->add_option("--wave", opt->wave, "FST waveform of the RTL ARC units (with --fidelity rtl; not the --trace file)");
+  sub->add_option("--wave", opt->wave, "FST waveform of the RTL ARC units (with --fidelity rtl; not the --trace file)")
+      ->check(arc::cli::nonempty());
   sub->add_option("--set", opt->sets, "override a GPU parameter or model knob, KEY=VALUE, VALUE as in TOML (repeatable)");
   sub->add_option("--stats-interval", opt->stats_interval,
                   "also record a time series every N cycles (JSON 'series'; 0 = none)")
@@ -160,7 +171,10 @@ void setup(CLI::App& app) {
                 "with --json: add 'host_cost', each run's CPU seconds, peak RSS and trace read-ahead on this host "
                 "(these vary run to run, so --json alone leaves them out and stays deterministic)");
   sub->footer("\n" + arc::config::params_help(true));
-  sub->callback([opt] { run(*opt); });
+  sub->callback([opt, sched] {
+    opt->sched_given = sched->count() > 0;
+    run(*opt);
+  });
 }
 
 ARCSIM_SUBCOMMAND(60, setup);

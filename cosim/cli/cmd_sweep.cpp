@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "error.h"
@@ -71,6 +72,45 @@ std::vector<std::string> keys(const Map& m) {
   return k;
 }
 
+// Every point as `arcsim sim` would take it: its GPU, --set values and run flags together, so a
+// combination that only fails as a whole (coalesce_bytes 6, a slice knob without slices, a knob
+// an axis value makes impossible) stops the sweep before anything runs, --dry-run included.
+void check_points(const std::vector<arc::sweep::Point>& points) {
+  std::map<std::string, arc::config::GpuConfig> gpus;
+  for (const auto& p : points) {
+    try {
+      arc::sim::RunSpec s;
+      std::vector<std::string> sets;
+      for (size_t i = 0; i + 1 < p.args.size(); i += 2) {
+        const std::string &flag = p.args[i], &v = p.args[i + 1];
+        if (flag == "--gpu" || flag == "--config") {
+          auto it = gpus.find(v);
+          if (it == gpus.end()) it = gpus.emplace(v, arc::config::load_gpu(v)).first;
+          s.gpu = it->second;
+        } else if (flag == "--mode") {
+          s.mode = arc::sim::mode_from_name(v);
+        } else if (flag == "--sched") {
+          s.sched = arc::sim::sched_from_name(v);
+        } else if (flag == "--fidelity") {
+          s.fidelity = arc::sim::fidelity_from_name(v);
+        } else if (flag == "--threshold") {
+          s.threshold = static_cast<uint32_t>(arc::parse_count(v, "threshold", 0, 32));
+        } else if (flag == "--set") {
+          sets.push_back(v);
+        }
+      }
+      s.knobs = s.gpu.knobs;  // the file's [model] table, then --set (as arcsim sim)
+      for (const auto& kv : sets) arc::sim::apply_set(s, kv);
+      arc::sim::validate(s);
+    } catch (const arc::Error& e) {
+      std::string where = p.trace;
+      for (const auto& [k, v] : p.axes.items())
+        if (!v.is_null()) where += fmt::format(", {}={}", k, v.is_string() ? v.get<std::string>() : v.dump());
+      throw arc::Error(fmt::format("point {} ({}): {}", p.id, where, e.what()));
+    }
+  }
+}
+
 std::string absolute_dir(const std::string& d) { return fs::absolute(d).lexically_normal().string(); }
 
 void print_merge(const std::string& dir, const std::vector<std::string>& plots) {
@@ -84,6 +124,7 @@ void print_merge(const std::string& dir, const std::vector<std::string>& plots) 
 void run_sweep(const Options& o) {
   if (o.spec.empty()) throw arc::Error("sweep: give a spec file (arcsim sweep SPEC), or run-point / merge");
   const arc::sweep::Spec spec = arc::sweep::load_spec(o.spec, catalog());
+  check_points(arc::sweep::expand(spec));
   if (o.dry_run) {
     const auto points = arc::sweep::expand(spec);
     fmt::print("sweep {}: {} points ({} traces; axes: {})\n", spec.name, points.size(), spec.traces.size(),

@@ -90,6 +90,12 @@ void plot(const nlohmann::json& j, const std::string& out) {
 
 void run_info(const InfoOptions& o) {
   arc::check_outputs({{"trace", o.file}}, {{"--plot", o.plot}});
+  // matplotlib picks the format by the extension: name one it writes, before the trace is read.
+  if (!o.plot.empty()) {
+    const std::string ext = std::filesystem::path(o.plot).extension().string();
+    if (ext != ".png" && ext != ".pdf" && ext != ".svg")
+      throw arc::Error("--plot " + o.plot + ": name a .png, .pdf or .svg file (the format follows the extension)");
+  }
   std::error_code ec;
   const auto size = std::filesystem::file_size(o.file, ec);
   arc::Progress bar("reading (bytes)", ec ? 0 : size, !o.json);
@@ -188,7 +194,8 @@ void setup(CLI::App& app) {
       "info", "Counts, active-lane and distinct-address histograms, all-lanes-one-address fraction, bytes per lane.");
   info->add_option("file", io->file, "trace file")->required();
   info->add_flag("--json", io->json, "print JSON instead of text");
-  info->add_option("--plot", io->plot, "also draw the two histograms into this PNG (scripts/plot_trace_info.py)");
+  info->add_option("--plot", io->plot, "also draw the two histograms into this PNG (scripts/plot_trace_info.py)")
+      ->check(arc::cli::nonempty());
   info->callback([io] { run_info(*io); });
 
   auto go = std::make_shared<GenOptions>();
@@ -207,7 +214,8 @@ void setup(CLI::App& app) {
   gen->add_option("--sm-ids", c.sm_ids,
                   "the id of each of the --sms SMs, comma-separated (default 0..sms-1): e.g. where a GPU placed a "
                   "launch's blocks (the header's SM count becomes the largest id + 1)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(arc::cli::nonempty());
   gen->add_option("--subcores", c.subcores_per_sm, "sub-cores per SM")
       ->transform(gen_check("subcores"))
       ->capture_default_str();

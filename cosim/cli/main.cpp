@@ -1,8 +1,11 @@
 // arcsim: the command-line front end of ARCsim. Subcommands register themselves
 // (subcommand.h); bad input becomes one line on stderr and a non-zero exit.
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <new>
 #include <string>
 
 #include "error.h"
@@ -26,6 +29,18 @@ bool register_subcommand(int order, SetupFn setup) {
 }
 
 }  // namespace arc::cli
+
+namespace {
+// An error is one line: a value quoted in it (a --set value, a file name) may hold line breaks.
+std::string one_line(std::string s) {
+  for (size_t i = 0; (i = s.find_first_of("\r\n", i)) != std::string::npos; i += 2)
+    s.replace(i, 1, s[i] == '\n' ? "\\n" : "\\r");
+  return s;
+}
+void print_error(const char* kind, const std::string& what, const char* tail = "") {
+  std::fprintf(stderr, "arcsim: %s: %s%s\n", kind, one_line(what).c_str(), tail);
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -63,18 +78,29 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "arcsim: error: unknown subcommand or flag '%s' (see 'arcsim --help')\n", extra.front().c_str());
       return 2;
     }
-    std::fprintf(stderr, "arcsim: error: %s (see 'arcsim --help')\n", e.what());
+    print_error("error", e.what(), " (see 'arcsim --help')");
     return 2;
   } catch (const CLI::ParseError& e) {
     // Unknown flag, missing or invalid value: one line naming it, then where to look.
-    std::fprintf(stderr, "arcsim: error: %s (see 'arcsim --help')\n", e.what());
+    print_error("error", e.what(), " (see 'arcsim --help')");
     return 2;
   } catch (const arc::Error& e) {
-    std::fprintf(stderr, "arcsim: error: %s\n", e.what());
+    print_error("error", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    print_error("error", "out of memory (the input needs more memory than this machine gives the process)");
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "arcsim: internal error: %s\n", e.what());
+    print_error("internal error", e.what());
     return 3;
+  }
+  // What went to standard output must have arrived (a full disk, a closed pipe's EIO): a
+  // result that was never written is an error, not a success.
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    print_error("error", std::string("cannot write the results to standard output: ") +
+                             (errno ? std::strerror(errno) : "write error (a full disk, or a closed reader)"));
+    return 2;
   }
   return arc::cli::exit_code();
 }

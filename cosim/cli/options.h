@@ -13,6 +13,13 @@
 
 namespace arc::cli {
 
+// A value that names something (a file, a GPU, an id) may not be empty: `--fst ""` would
+// otherwise pass as "not given" and quietly do nothing.
+inline CLI::Validator nonempty() {
+  return CLI::Validator([](std::string& s) -> std::string { return s.empty() ? "an empty value names nothing" : ""; },
+                        "");
+}
+
 inline CLI::Validator count_in(std::uint64_t min, std::uint64_t max) {
   return CLI::Validator(
       [min, max](std::string& s) -> std::string {

@@ -73,20 +73,49 @@ void forget_scratch(int handle) {
   g_claimed[static_cast<size_t>(handle)].store(false);
 }
 
+namespace {
+// Where writing `path` lands: a symbolic link is followed to the file it names (renaming over
+// the link would replace the link, not its target), a dangling one included.
+std::string through_links(const std::string& path) {
+  fs::path p(path);
+  std::error_code ec;
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+    if (hops == 40) throw Error(path + ": too many levels of symbolic links");
+    const fs::path target = fs::read_symlink(p, ec);
+    if (ec) throw Error(path + ": cannot read the symbolic link: " + ec.message());
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  return p.string();
+}
+
+// The extension stays last, so tools that pick a format by it (matplotlib) write the right one.
+std::string temp_name(const std::string& path, long pid) {
+  const fs::path p(path);
+  return (p.parent_path() / (p.stem().string() + ".tmp-" + host_name() + "-" + std::to_string(pid) +
+                             p.extension().string()))
+      .string();
+}
+}  // namespace
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (path_.empty()) throw Error("empty output path");
+  const std::string named = path_;
+  path_ = through_links(path_);
   std::error_code ec;
-  if (fs::is_directory(path_, ec)) throw Error(path_ + ": is a directory, not an output file");
+  const fs::file_status st = fs::status(path_, ec);
+  if (fs::is_directory(st)) throw Error(named + ": is a directory, not an output file");
+  // A device, FIFO or socket would be replaced by the rename (as root, /dev/null itself):
+  // results go to regular files only.
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    throw Error(named + ": is not a regular file (a device, FIFO or socket); give a file path for the output");
   const fs::path parent = fs::path(path_).parent_path();
   if (!parent.empty() && !fs::is_directory(parent, ec))
-    throw Error(path_ + ": cannot create the file: folder " + parent.string() + " does not exist");
-  // The extension stays last, so tools that pick a format by it (matplotlib) write the right one.
-  const fs::path p(path_);
-  tmp_ = (p.parent_path() / (p.stem().string() + ".tmp-" + host_name() + "-" + std::to_string(::getpid()) +
-                             p.extension().string()))
-             .string();
+    throw Error(named + ": cannot create the file: folder " + parent.string() + " does not exist");
+  tmp_ = temp_name(path_, ::getpid());
   slot_ = register_scratch(tmp_);
 }
+
+std::string AtomicFile::temp_path_of(const std::string& path, long pid) { return temp_name(through_links(path), pid); }
 
 AtomicFile::~AtomicFile() {
   if (!done_) ::unlink(tmp_.c_str());

@@ -14,14 +14,19 @@ namespace arc {
 
 class AtomicFile {
  public:
-  // Chooses "<stem>.tmp-<host>-<pid><ext>" beside `path` and registers it for removal on a signal. Throws
-  // arc::Error when the folder of `path` does not exist or `path` is a folder.
+  // Chooses "<stem>.tmp-<host>-<pid><ext>" beside `path` and registers it for removal on a signal.
+  // A symbolic link is followed: the file it names is written (path() is that file). Throws
+  // arc::Error when the folder does not exist, or `path` is a folder or another non-regular
+  // file (a device, FIFO or socket, which the rename would replace).
   explicit AtomicFile(std::string path);
   ~AtomicFile();  // removes the temporary file unless commit() ran
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   const std::string& temp_path() const { return tmp_; }
+  // The temporary file process `pid` uses for `path` (after links): a parent removes what a
+  // child that died by a signal left behind.
+  static std::string temp_path_of(const std::string& path, long pid);
   const std::string& path() const { return path_; }
   void commit();  // renames the (closed) temporary file to path(); throws arc::Error
 

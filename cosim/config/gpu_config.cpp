@@ -180,7 +180,8 @@ GpuConfig load_gpu(const std::string& name_or_path) {
   if (is_path) {
     path = name_or_path;
     if (fs::is_directory(path)) throw Error(name_or_path + ": is a directory, not a GPU config file");
-    if (!fs::is_regular_file(path)) throw Error(name_or_path + ": no such GPU config file");
+    if (!fs::exists(path)) throw Error(name_or_path + ": no such GPU config file");
+    if (!fs::is_regular_file(path)) throw Error(name_or_path + ": is not a regular file (a device, FIFO or socket), not a GPU config file");
   } else {
     path = fs::path(config_dir()) / (name_or_path + ".toml");
     if (!fs::is_regular_file(path)) {

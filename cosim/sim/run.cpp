@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -264,8 +265,21 @@ RunResult isolated(const RunSpec& spec, Run run) {
   ::close(fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    if (!spec.wave_path.empty()) {  // what its waveform writer left (the FST and its side file)
+      const std::string tmp = AtomicFile::temp_path_of(spec.wave_path, pid);
+      ::unlink(tmp.c_str());
+      ::unlink((tmp + ".hier").c_str());
+    }
+    throw Error("timing-model child process for " + spec.label() + " was killed by signal " + std::to_string(sig) +
+                " (" + strsignal(sig) + ")" +
+                (sig == SIGBUS ? ": a file it writes through memory (the --wave FST) could not grow; is the disk full?"
+                 : sig == SIGKILL ? ": out of memory, or killed by a user" : ""));
+  }
   if (buf.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw Error("timing-model child process for " + spec.label() + " died (status " + std::to_string(status) + ")");
+    throw Error("timing-model child process for " + spec.label() + " died (exit status " +
+                std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : status) + ")");
   if (buf[0] == 'E') throw Error(buf.substr(1));
   return decode(buf, 1);
 }

@@ -81,7 +81,8 @@ void load_traces(const Ctx& c, const toml::table& t, const fs::path& base, Spec&
       if (!p) c.fail(where, fmt::format("expected a path string, got {}", type_name((*arr)[i])));
       fs::path path = fs::path(*p).is_absolute() ? fs::path(*p) : base / *p;
       path = path.lexically_normal();
-      if (!fs::is_regular_file(path)) c.fail(where, fmt::format("trace file {} does not exist", path.string()));
+      if (fs::is_directory(path)) c.fail(where, fmt::format("trace file {} is a directory", path.string()));
+      else if (!fs::is_regular_file(path)) c.fail(where, fmt::format("trace file {} does not exist", path.string()));
       s.traces.push_back({path.stem().string(), path.string(), {}});
     }
   }
@@ -156,6 +157,7 @@ Spec load_spec(const std::string& path, const Catalog& catalog) {
   Spec s;
   s.file = fs::absolute(path).lexically_normal().string();
   const Ctx c{s.file, catalog};
+  if (fs::is_directory(s.file)) throw Error(fmt::format("sweep spec {}: is a directory, not a spec file", s.file));
   if (!fs::is_regular_file(s.file)) throw Error(fmt::format("sweep spec {}: no such file", s.file));
   toml::table t;
   try {

@@ -65,6 +65,9 @@ def make_fixtures(arcsim, d):
     write("bad-flag-spec.toml", "[trace.gen.a]\ninstr = 5\n", "w")
     write("threshold-spec.toml", "threshold = 40\n[trace.gen.a]\ninstructions = 5\n", "w")
     os.mkdir(os.path.join(d, "configdir"))
+    os.mkfifo(os.path.join(d, "fifo"))
+    write("coalesce6-spec.toml", 'gpu = "h100"\n[set]\ncoalesce_bytes = 6\n[trace.gen.a]\ninstructions = 5\n', "w")
+    write("queue8-spec.toml", 'gpu = "h100"\n[axes]\nlsu_queue_depth = [8, 64]\n[trace.gen.a]\ninstructions = 5\n', "w")
     # Broken Accel-Sim .traceg samples (tests/import/make_samples.py), copied so messages name short paths.
     shutil.copytree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "import", "bad"),
                     os.path.join(d, "traceg"))
@@ -212,6 +215,31 @@ CASES = [
     ("import: --sms 0", IMP + ["--sms", "0", "traceg/span.traceg"], "--sms and --subcores must be > 0"),
     ("import: unknown --from", ["trace", "import", "--from", "gpgpusim", "-o", "x.trace", "traceg/span.traceg"],
      "unknown --from 'gpgpusim'"),
+    # issue 16/17 review: outputs that are not regular files, options that would do nothing,
+    # values that name nothing, checks that came too late
+    ("trace gen -o a FIFO", ["trace", "gen", "-q", "-n", "50", "-o", "fifo"], "fifo: is not a regular file"),
+    ("sim --config not a regular file", ["sim", "--config", "./fifo", "--trace", "ok.trace"],
+     "./fifo: is not a regular file"),
+    ("sim --vector negative", SIM + ["--vector", "-1"], "--vector: '-1' is negative"),
+    ("sim --sched without arc-hw", SIM + ["--sched", "never"], "--mode has no arc-hw"),
+    ("sim --host-cost without --json", SIM + ["--host-cost"], "give --json too"),
+    ("sim --wave without arc-hw at the RTL level", SIM + ["--fidelity", "rtl", "--wave", "w.fst"],
+     "only --mode arc-hw with --fidelity rtl"),
+    ("sim --set value with a line break", SIM + ["--set", "sms=4\nsubcores_per_sm=2"], "'4\\nsubcores_per_sm=2'"),
+    ("rtl-run --fst empty", ["rtl-run", "--fst", ""], "--fst: an empty value names nothing"),
+    ("config show --gpu empty", ["config", "show", "--gpu", ""], "--gpu: an empty value names nothing"),
+    ("trace gen --sm-ids empty", ["trace", "gen", "-q", "-o", "x.trace", "--sms", "1", "--sm-ids", ""],
+     "--sm-ids: an empty value names nothing"),
+    ("trace info --plot without an extension", ["trace", "info", "ok.trace", "--plot", "plotfile"],
+     "name a .png, .pdf or .svg file"),
+    ("sweep spec is a folder", ["sweep", "configdir", "--dry-run"], "is a directory"),
+    ("area --set RfPort out of range", ["area", "--set", "RfPort=5"], "RfPort=5: impossible value"),
+    ("area --sweep --out unwritable (before synthesis)", ["area", "--sweep", "--out", "/proc/x"],
+     "--out /proc/x: cannot create the output folder"),
+    ("sweep dry run: a point's keys together", ["sweep", "coalesce6-spec.toml", "--dry-run"],
+     "coalesce_bytes 6 is not 0 or a power of two"),
+    ("sweep dry run: an axis value against a fixed knob", ["sweep", "queue8-spec.toml", "--dry-run"],
+     "lsu_queue_depth=8): lsu_busy_slack 32 exceeds lsu_queue_depth 8"),
     # command line
     ("no subcommand", [], "subcommand"),
     ("unknown subcommand", ["simulate"], "simulate"),
@@ -258,6 +286,22 @@ def good_cases(arcsim, d, env):
     r = run(cmd)
     v = json.loads(r.stdout)["gpu"]["sms"] if r.returncode == 0 else None
     check("--set sms=1_000 (TOML integer)", cmd, v == 1000, f"result: sms = {v}")
+    # -o through a symbolic link writes the file it names and keeps the link.
+    os.symlink("linked.trace", os.path.join(d, "link.trace"))
+    cmd = ["trace", "gen", "-q", "-n", "50", "-o", "link.trace"]
+    r = run(cmd)
+    kept = os.path.islink(os.path.join(d, "link.trace")) and os.path.isfile(os.path.join(d, "linked.trace"))
+    check("trace gen -o a symbolic link", cmd, r.returncode == 0 and kept,
+          f"result: exit {r.returncode}, link kept and its target written: {kept}")
+    # Results that cannot be written to standard output (a full disk) are an error, not a success.
+    if os.path.exists("/dev/full"):
+        cmd = ["sim", "--gpu", "rtx4090", "--trace", "ok.trace", "--json"]
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([arcsim] + cmd, cwd=d, env=env, stdout=full, stderr=subprocess.PIPE, text=True,
+                               timeout=120)
+        lines = r.stderr.splitlines()
+        ok = r.returncode == 2 and len(lines) == 1 and "cannot write the results to standard output" in lines[0]
+        check("sim --json > /dev/full", cmd, ok, f"result: exit {r.returncode}, stderr {lines}")
     # An interrupted trace gen leaves neither the final file nor a temporary one.
     cmd = ["trace", "gen", "-q", "-o", "killed.trace", "-n", "100000000"]
     p = subprocess.Popen([arcsim] + cmd, cwd=d, env=env, stderr=subprocess.DEVNULL)
@@ -328,6 +372,7 @@ def main():
     if markdown:
         print("\n| case | command | message (stderr) | exit code |\n| --- | --- | --- | --- |")
         for name, cmd, msg, rc in rows:
+            cmd, msg = cmd.replace("\n", "\\n"), msg.replace("\n", "\\n")  # a row stays one line
             print(f"| {name} | `{cmd}` | `{msg}` | {rc} |")
     print(f"badinput: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
