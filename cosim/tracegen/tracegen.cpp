@@ -295,6 +295,9 @@ GenResult generate(const GenConfig& c, const std::string& path, trace::WriterOpt
   if (c.method != trace::Method::Baseline && c.method != trace::Method::SwS && c.method != trace::Method::SwB)
     throw Error(std::string("the generator makes baseline, sw-s or sw-b traces, not ") + trace::method_name(c.method));
   if (c.buffer_words == 0) throw Error("generator: buffer_words must be > 0");
+  if (c.sharing == Sharing::Pool && c.pool > c.buffer_words)
+    throw Error("generator: --pool " + std::to_string(c.pool) + " exceeds --buffer-words " +
+                std::to_string(c.buffer_words) + " (the pool's words are distinct words of the buffer)");
   if (c.sms == 0 || c.subcores_per_sm == 0 || c.warps_per_subcore == 0)
     throw Error("generator: sms, subcores_per_sm and warps_per_subcore must be > 0");
   if (c.lane_prob < 0 || c.lane_prob > 1 || c.p_same < 0 || c.p_same > 1 || c.special_prob < 0 || c.special_prob > 1)

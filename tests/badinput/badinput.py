@@ -227,6 +227,8 @@ CASES = [
      "only --mode arc-hw with --fidelity rtl"),
     ("sim --set value with a line break", SIM + ["--set", "sms=4\nsubcores_per_sm=2"], "'4\\nsubcores_per_sm=2'"),
     ("rtl-run --fst empty", ["rtl-run", "--fst", ""], "--fst: an empty value names nothing"),
+    ("trace gen --pool larger than the buffer", ["trace", "gen", "-q", "-o", "x.trace", "--sharing", "pool", "--pool",
+                                                 "100", "--buffer-words", "10"], "--pool 100 exceeds --buffer-words 10"),
     ("config show --gpu empty", ["config", "show", "--gpu", ""], "--gpu: an empty value names nothing"),
     ("trace gen --sm-ids empty", ["trace", "gen", "-q", "-o", "x.trace", "--sms", "1", "--sm-ids", ""],
      "--sm-ids: an empty value names nothing"),
