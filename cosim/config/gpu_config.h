@@ -29,6 +29,7 @@ struct ModelKnobs {
   std::int64_t rop_queue_depth = 0;          // requests buffered at each ROP unit's input (0 = auto)
   std::int64_t rop_window = 1;               // ROP look-ahead for a startable op (1 = in order)
   std::int64_t icnt_eject_per_cycle = 1;     // flits one crossbar output (ROP port) delivers per cycle
+  std::int64_t l2_input_bytes_per_cycle = 0;  // bytes the crossbar delivers into the L2 side per cycle, chip-wide (0 = none)
   double rop_same_line_interval = 0;         // mean cycles between two multi-word requests starting on one line
   double rop_line_op_interval = 0;           // mean cycles of a line's data path per one-word op (0 = none)
   std::int64_t rop_slices = 0;               // L2 slices behind the units (0 = none)

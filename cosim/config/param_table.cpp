@@ -104,6 +104,11 @@ const std::vector<ParamSpec>& model_params() {
        1, 4096, {}, &K::rop_window},
       {"icnt_eject_per_cycle", Kind::Int, "flits/cycle", "1",
        "flits a crossbar output port delivers to its ROP unit per cycle", 1, 64, {}, &K::icnt_eject_per_cycle},
+      {"l2_input_bytes_per_cycle", Kind::Int, "bytes/cycle", "0",
+       "bytes the crossbar delivers into the L2 side per cycle, all ROP units together, in the order requests "
+       "leave their SMs (a request takes its L2-side bytes, as at its output port; 0 = no chip-wide limit: only "
+       "the units' own rates)",
+       0, 1 << 20, {}, &K::l2_input_bytes_per_cycle},
       {"rop_same_addr_interval", Kind::Float, "cycles", "1.0",
        "mean cycles between two atomics starting on one address (fractions kept to 1/1024 cycle: an op starts at the "
        "first whole cycle at or after its due time)",

@@ -58,6 +58,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   is.latency = static_cast<uint32_t>(g.icnt_latency);
   is.eject_per_cycle = static_cast<uint32_t>(spec.knobs.icnt_eject_per_cycle);
   is.flit_bytes = static_cast<uint32_t>(g.flit_bytes);
+  is.l2_bytes_per_cycle = static_cast<uint32_t>(spec.knobs.l2_input_bytes_per_cycle);
   is.input_depth = std::max<uint32_t>(is.flits_per_cycle, static_cast<uint32_t>(g.lsu_issue_per_cycle));
   is.gpc.of_sm = config::gpc_of_sm(g);
   is.gpc.bytes = config::gpc_bytes_per_cycle(g);

@@ -70,6 +70,7 @@ void Icnt::step() {
   const Cycle now = now_cycle();
   const uint64_t F = uint64_t{setup_.flits_per_cycle} * setup_.flit_bytes;
   const uint64_t E = uint64_t{setup_.eject_per_cycle} * setup_.flit_bytes;
+  const uint64_t L = setup_.l2_bytes_per_cycle;
   const Cycle lat = std::max<uint32_t>(setup_.latency, 1);
   Cycle next = kNever;
   // Visit the SMs with flits in round-robin order, from SM (cycle mod SMs): the priority
@@ -169,7 +170,11 @@ void Icnt::step() {
       // Ejection: at most eject_per_cycle flits per ROP port per cycle, in order.
       const uint64_t es = std::max<uint64_t>(eject_slot_[rop], (now + lat) * E);
       eject_slot_[rop] = es + r.bytes;
-      const Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, last + lat);
+      Cycle at = std::max<Cycle>((eject_slot_[rop] - 1) / E, last + lat);
+      if (L) {  // ... and the L2 side's input, chip-wide
+        l2_slot_ = std::max<uint64_t>(l2_slot_, (now + lat) * L) + r.bytes;
+        at = std::max<Cycle>(at, (l2_slot_ - 1) / L);
+      }
       if (word_state) load_hint(word_state + r.addr());
       out.push(now, std::move(in.front_mut()), at - now);
       in.pop_moved(now);

@@ -6,7 +6,9 @@
 //  - A request arrives at its ROP unit icnt_latency cycles (at least 1) after its last flit
 //    left, and each output port delivers at most icnt_eject_per_cycle flits per cycle
 //    (contention at a hot L2 slice queues there, in the order the requests entered), bytes
-//    again: a flit is flit_bytes.
+//    again: a flit is flit_bytes. Optionally the L2 side takes at most l2_bytes_per_cycle
+//    from all ports together, in the order requests left their SMs: a chip-wide ceiling that a
+//    hot unit's backlog does not cut into (only that unit's own rate holds it back).
 //  - Shared links (optional, two levels): the SMs of one GPC also share that GPC's link into
 //    the crossbar, and inside a GPC the SMs of one group (a part of it with its own link) that
 //    group's; each carries its bytes per cycle, a request taking the level's header per round
@@ -44,6 +46,7 @@ struct IcntSetup {
   uint32_t latency = 20;
   uint32_t eject_per_cycle = 1;
   uint32_t flit_bytes = 32;
+  uint32_t l2_bytes_per_cycle = 0;  // the L2 side's input, all output ports together (0 = no such limit)
   uint32_t input_depth = 2;  // flits buffered at each SM input
   // Links shared by SMs on their way into the crossbar, at two levels (each off when its map
   // is empty): the SMs of GPC g share a link of gpc.bytes[g] bytes per cycle, and inside it
@@ -128,6 +131,7 @@ class Icnt : public sc_core::sc_module {
   // of each ROP port's ejection.
   std::vector<uint64_t> sm_slot_;
   std::vector<uint64_t> eject_slot_;
+  uint64_t l2_slot_ = 0;  // the L2 side's input (IcntSetup::l2_bytes_per_cycle), all ports together
   // The shared links of both levels (IcntSetup::SharedLinks), groups first, then GPCs.
   struct Shared {
     uint64_t slot = 0;              // its next free byte slot
