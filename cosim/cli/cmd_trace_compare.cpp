@@ -3,7 +3,8 @@
 // and value, reduced groups and their partial sums, flags except the gap's) and ignores what the
 // GPU decides at run time: SM and sub-core placement, compute gaps, the final buffer (atomic
 // order) and metadata. Issue 23: two captures of a deterministic kernel must compare equal.
-// Exit 0 when equal, 1 with the first difference named, 2 on bad input.
+// Exit 0 when equal, 1 with the first difference named, 2 on bad input: both files are read and
+// checked to their ends (every block, the end block, nothing after it) before either answer.
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -48,17 +49,22 @@ void run(const Options& o) {
                                  b.header().buffer_words));
   arc::trace::Instr x, y;
   uint64_t n = 0, lanes = 0;
+  // Both files are read to their ends (Reader::next checks everything after the records too)
+  // before any answer: a corrupt file is an error (exit 2), never SAME or DIFFER.
+  const auto differ = [&](const std::string& what) {
+    while (a.next(x)) {
+    }
+    while (b.next(y)) {
+    }
+    std::cout << what;
+    std::exit(1);
+  };
   for (;; ++n) {
     const bool more_a = a.next(x), more_b = b.next(y);
     if (!more_a && !more_b) break;
-    if (more_a != more_b) {
-      std::cout << fmt::format("DIFFER: {} ends after {} instructions, the other goes on\n", more_a ? o.b : o.a, n);
-      std::exit(1);
-    }
-    if (const std::string d = diff(x, y); !d.empty()) {
-      std::cout << fmt::format("DIFFER at instruction {}: {}\n", n, d);
-      std::exit(1);
-    }
+    if (more_a != more_b)
+      differ(fmt::format("DIFFER: {} ends after {} instructions, the other goes on\n", more_a ? o.b : o.a, n));
+    if (const std::string d = diff(x, y); !d.empty()) differ(fmt::format("DIFFER at instruction {}: {}\n", n, d));
     lanes += static_cast<uint64_t>(__builtin_popcount(x.active_mask));
   }
   std::cout << fmt::format("SAME: {} instructions, {} lane updates: warps, masks, addresses, values and partial sums "

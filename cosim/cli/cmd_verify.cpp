@@ -13,6 +13,7 @@
 #include "options.h"
 #include "progress.h"
 #include "subcommand.h"
+#include "trace.h"
 #include "verify.h"
 
 namespace arc::cli::cmd_verify {  // named, so the unity build can batch the subcommands
@@ -71,6 +72,14 @@ void run(const Options& o) {
   arc::Progress bar("verify (trace bytes)", ec ? 0 : size, true);
   v.progress = [&](uint64_t done, uint64_t) { bar.update(done); };
   const auto r = arc::verify::verify_trace(v);
+  if (!r.image_checked) {
+    // --limit stopped the replay early: the rest of the file is still read and checked (every
+    // record decoded and checked, not replayed; the final buffer, warp table and end block), so
+    // a truncated or corrupt trace fails here as it does without --limit.
+    arc::trace::Reader rest(o.trace);
+    while (rest.next()) {
+    }
+  }
   bar.finish();
   if (wave) wave->commit();
   const bool failed =
@@ -180,7 +189,9 @@ void setup(CLI::App& app) {
   sub->add_option("--seed", o->seed, "seed of the dynamic-mode busy input")
       ->transform(arc::cli::count_in(0, UINT64_MAX))
       ->capture_default_str();
-  sub->add_option("--limit", o->limit, "replay only the first N instructions (0: all)")
+  sub->add_option("--limit", o->limit,
+                  "replay only the first N instructions (0: all); the rest of the trace is still read and checked to "
+                  "its end (decoded, not replayed), so a corrupt or truncated file fails as without --limit")
       ->transform(arc::cli::count_in(0, UINT64_MAX))
       ->capture_default_str();
   sub->callback([o] { run(*o); });

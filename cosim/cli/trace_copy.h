@@ -15,7 +15,9 @@ struct CopyResult {
 };
 
 // Reads r to its end, writing each record under header h to out; keep_final_buffer: the
-// trace's final buffer follows (a timing-only output has none).
+// trace's final buffer follows (a timing-only output has none). The input is checked to its
+// end (Reader::next reads and checks everything after the records) before the output is
+// committed: a corrupt input writes nothing.
 inline CopyResult copy_records(arc::trace::Reader& r, const arc::trace::Header& h, const std::string& out,
                                bool keep_final_buffer) {
   arc::AtomicFile file(out);

@@ -80,6 +80,10 @@ class FileSource : public InstrSource {
       tally_->keys(s.warps.size());  // a record's warp is found in index_ (the table) first: its key
     }
     reader_.ignore_seq();  // nothing here reads seq (packed records do not keep it)
+    // The worker's last next() checks the file after the records (final buffer, warp table, end
+    // block, nothing after it: trace::Reader::next), the same check as every reader's; the
+    // final buffer's words are not needed here.
+    reader_.drop_final_buffer();
     if (values_) reader_.keep_values_packed();  // packed on as they come (pack_full, Summarizer::add_record)
     worker_ = std::make_unique<trace::BatchWorker<Batch>>(
         4, [] { return Batch{}; }, [this](Batch& b) { return fill(b); });

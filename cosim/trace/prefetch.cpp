@@ -4,6 +4,7 @@ namespace arc::trace {
 
 PrefetchReader::PrefetchReader(const std::string& path, size_t batch, size_t depth)
     : reader_(path), header_(reader_.header()), batch_(batch < 1 ? 1 : batch) {
+  reader_.drop_final_buffer();  // checked when the records end (Reader::next), never asked for here
   worker_ = std::make_unique<BatchWorker<Batch>>(
       depth, [this] { return Batch{std::vector<Instr>(batch_), 0}; },
       [this](Batch& b) {

@@ -2,7 +2,9 @@
 // of instructions ahead of the caller, so decompression, decoding and the per-record checks
 // overlap the caller's own work. Same contract as Reader::next: every instruction in file
 // order, and any problem throws arc::Error with the Reader's one-line message, raised in the
-// caller's thread at the instruction where it is. Memory: depth x batch instructions.
+// caller's thread at the instruction where it is; the rest of the file after the records is
+// checked before next() says it has no more (its final buffer read, not kept). Memory: depth x
+// batch instructions.
 #pragma once
 #include <cstddef>
 #include <memory>

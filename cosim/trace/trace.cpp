@@ -73,7 +73,9 @@ std::string check_instr(const Header& h, const Instr& in) {
     return "SM id " + std::to_string(in.sm) + " >= SM count " + std::to_string(h.sm_count);
   if (h.subcores_per_sm && in.subcore >= h.subcores_per_sm)
     return "sub-core id " + std::to_string(in.subcore) + " >= sub-cores per SM " + std::to_string(h.subcores_per_sm);
-  if (const uint32_t bad = lanes_at_least(in.addr, h.buffer_words) & in.active_mask) {
+  // (A buffer of 2^32 words holds every 32-bit address; the header allows no more.)
+  if (const uint32_t bad = h.buffer_words > UINT32_MAX ? 0u : lanes_at_least(in.addr, static_cast<uint32_t>(h.buffer_words)) &
+                                                                  in.active_mask) {
     const int l = __builtin_ctz(bad);
     return "lane " + std::to_string(l) + " address " + std::to_string(in.addr[l]) +
            " is outside the gradient buffer (" + std::to_string(h.buffer_words) + " words)";
@@ -129,6 +131,8 @@ struct Reader::Impl {
   size_t call_next = 0;     // next param of `call` to hand out
   bool records_done = false, ended = false;
   std::vector<uint32_t> buffer;
+  bool keep_buffer = true;   // drop_final_buffer(): counted, not kept
+  uint64_t buffer_words = 0; // final-buffer words read so far
   uint64_t instructions = 0, lanes = 0, record_blocks = 0, buffer_blocks = 0;
   uint64_t header_end = 0;  // offset of the first block
   uint64_t table_blocks = 0, table_instructions = 0;  // version 3: the warp table read so far
@@ -143,11 +147,19 @@ struct Reader::Impl {
   }
   // Reads the next block; false at the end block.
   bool next_block();
+  // Reads and checks every block left, through the end block (and that nothing follows it).
+  void read_rest() {
+    while (next_block()) {
+    }
+  }
   // Decodes the next record into `call` (expand: every param; else param 0 alone, timing-only
   // traces); false after the last record.
   bool decode_record(bool expand) {
     while (rec_left == 0)
-      if (records_done || !next_block() || records_done) return false;
+      if (records_done || !next_block() || records_done) {
+        read_rest();  // once, after the last record: the rest of the file is checked too
+        return false;
+      }
     try {
       dec->decode(*cur, call, expand);
     } catch (const Error& e) {
@@ -193,11 +205,14 @@ bool Reader::Impl::next_block() {
       return true;
     case BlockKind::Buffer: {
       if (table_blocks) throw Error(where + ": final-buffer block after the warp table");
+      if (header.timing_only) throw Error(where + ": a final-buffer block in a timing-only trace (it stores none)");
       records_done = true;
       if (uint64_t(bh.count) * 4 != raw.size()) throw Error(where + ": buffer block size does not match its count");
-      if (buffer.size() + bh.count > header.buffer_words)
+      if (buffer_words + bh.count > header.buffer_words)
         throw Error(where + ": final buffer longer than the header's " + std::to_string(header.buffer_words) + " words");
-      for (uint32_t i = 0; i < bh.count; ++i) buffer.push_back(detail::get_u32(raw.data() + 4 * i));
+      if (keep_buffer)
+        for (uint32_t i = 0; i < bh.count; ++i) buffer.push_back(detail::get_u32(raw.data() + 4 * i));
+      buffer_words += bh.count;
       ++buffer_blocks;
       return true;
     }
@@ -210,19 +225,21 @@ bool Reader::Impl::next_block() {
     }
     case BlockKind::End: {
       records_done = true;
-      detail::Cursor c(raw.data(), raw.size(), where);
-      const uint64_t n = c.varint(), l = c.varint(), rb = c.varint(), bb = c.varint();
-      if (n != instructions || l != lanes || rb != record_blocks || bb != buffer_blocks)
-        throw Error(where + ": end-of-trace totals (" + std::to_string(n) + " instructions, " + std::to_string(rb) +
-                    " instruction blocks) do not match the file (" + std::to_string(instructions) + ", " +
-                    std::to_string(record_blocks) + "): blocks are missing");
+      const detail::EndTotals e = detail::decode_end(raw, where);
+      if (e.instructions != instructions || e.lanes != lanes || e.instruction_blocks != record_blocks ||
+          e.buffer_blocks != buffer_blocks)
+        throw Error(where + ": end-of-trace totals (" + std::to_string(e.instructions) + " instructions, " +
+                    std::to_string(e.lanes) + " lanes, " + std::to_string(e.instruction_blocks) + " instruction blocks, " +
+                    std::to_string(e.buffer_blocks) + " buffer blocks) do not match the file (" +
+                    std::to_string(instructions) + ", " + std::to_string(lanes) + ", " + std::to_string(record_blocks) +
+                    ", " + std::to_string(buffer_blocks) + "): blocks are missing or extra (corrupt file)");
       if (version >= 3 && table_blocks == 0) throw Error(where + ": the warp table is missing (a version-3 trace has one)");
       if (version >= 3 && table_instructions != instructions)
         throw Error(where + ": the warp table lists " + std::to_string(table_instructions) +
                     " instructions, the records hold " + std::to_string(instructions) + " (corrupt file)");
       const uint64_t want = header.timing_only ? 0 : header.buffer_words;
-      if (buffer.size() != want)
-        throw Error(where + ": final buffer has " + std::to_string(buffer.size()) + " words, " +
+      if (buffer_words != want)
+        throw Error(where + ": final buffer has " + std::to_string(buffer_words) + " words, " +
                     (header.timing_only ? std::string("a timing-only trace stores none")
                                         : "header says " + std::to_string(header.buffer_words)));
       uint8_t extra;
@@ -294,9 +311,10 @@ std::optional<WarpTable> Reader::warp_table() const {
         m.truncated("block " + std::to_string(block) + " data is cut off");
       detail::unframe_payload(bh, stored.data(), raw, where);
       if (bh.kind == BlockKind::End) {
-        detail::Cursor c(raw.data(), raw.size(), where);
-        t.instructions = c.varint();
-        t.lanes = c.varint();
+        const detail::EndTotals e = detail::decode_end(raw, where);
+        t.instructions = e.instructions;
+        t.lanes = e.lanes;
+        if (at + bh.stored_bytes != m.file_bytes) throw Error(m.path + ": unexpected data after the end-of-trace block");
         if (table_blocks == 0) throw Error(where + ": the warp table is missing (a version-3 trace has one)");
         if (listed != t.instructions)
           throw Error(where + ": the warp table lists " + std::to_string(listed) + " instructions, the end block says " +
@@ -387,8 +405,11 @@ const Instr* Reader::next_call(uint32_t& nparams, int64_t& stride) {
   return &in;
 }
 
+void Reader::drop_final_buffer() { impl_->keep_buffer = false; }
+
 const std::vector<uint32_t>& Reader::final_buffer() {
   auto& m = *impl_;
+  if (!m.keep_buffer) throw Error(m.path + ": internal: final_buffer() after drop_final_buffer()");
   Instr skip;
   while (next(skip)) {
   }

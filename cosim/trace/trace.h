@@ -190,7 +190,11 @@ class Reader {
   // table's form and its total against them; a user of the per-warp entries checks those
   // against the records it reads (the timing model's file source does).
   std::optional<WarpTable> warp_table() const;
-  bool next(Instr& out);  // the next instruction (a call's params one by one); false after the last one
+  // The next instruction (a call's params one by one); false after the last one. Before it
+  // says so, the rest of the file (final buffer, warp table, end block, and that nothing
+  // follows it) is read and checked as final_buffer() does: a reader that reads every record
+  // has checked the whole file (FORMAT.md "Blocks"); any problem throws here.
+  bool next(Instr& out);
   // The same without a copy: valid until the next call (or the Reader's end); nullptr after the last one.
   const Instr* next();
   // The next record (one call) whole, without making its params: param 0, with the call's
@@ -214,9 +218,13 @@ class Reader {
   // lanes' binary32 bits, ascending lanes, each 4 bytes little-endian; valid until the next
   // call to next(). nullptr for a timing-only trace.
   const uint8_t* packed_values() const;
-  // The final gradient buffer (reads past any remaining instructions first); empty for a
-  // timing-only trace.
+  // The final gradient buffer (reads past any remaining instructions first, and checks the
+  // rest of the file to its end); empty for a timing-only trace.
   const std::vector<uint32_t>& final_buffer();
+  // From now on the final buffer's blocks are read and checked but their words not kept (a
+  // reader that never asks for them: the timing model's, which saves 4 bytes per gradient
+  // word); final_buffer() then throws.
+  void drop_final_buffer();
 
   uint64_t instructions() const;  // read so far
   uint64_t lanes() const;         // lane updates read so far

@@ -19,6 +19,7 @@ const uint8_t* Cursor::varint_at(const uint8_t* p, uint64_t& v) const {
   for (int shift = 0; shift < 64; shift += 7) {
     if (p == end_) fail("malformed: data ends inside a field");
     const uint8_t b = *p++;
+    if (shift == 63 && (b & 0x7E)) fail("malformed: varint wider than 64 bits");
     v |= uint64_t(b & 0x7F) << shift;
     if (!(b & 0x80)) return p;
   }
@@ -52,8 +53,29 @@ static void put_str(Bytes& b, const std::string& s) {
   b.insert(b.end(), s.begin(), s.end());
 }
 
+std::string check_header(const Header& h) {
+  const auto range = [](const char* what, uint64_t v, uint64_t lo, uint64_t hi, const char* why) {
+    return std::string(what) + " is " + std::to_string(v) + ", outside " + std::to_string(lo) + ".." + std::to_string(hi) +
+           " (" + why + ")";
+  };
+  if (h.sm_count < 1 || h.sm_count > kMaxSms) return range("sm_count", h.sm_count, 1, kMaxSms, "SMs a GPU has");
+  if (h.subcores_per_sm < 1 || h.subcores_per_sm > kMaxSubcoresPerSm)
+    return range("subcores_per_sm", h.subcores_per_sm, 1, kMaxSubcoresPerSm, "sub-cores an SM has");
+  if (h.balancing_threshold > kMaxThreshold)
+    return range("balancing_threshold", h.balancing_threshold, 0, kMaxThreshold, "a group size in lanes");
+  if (h.buffer_words > kMaxBufferWords)
+    return range("buffer_words", h.buffer_words, 0, kMaxBufferWords, "addresses are 32-bit word indices");
+  if (h.threads_per_block > kMaxThreadsPerBlock)
+    return range("threads_per_block", h.threads_per_block, 0, kMaxThreadsPerBlock, "CUDA's block limit; 0 = unknown");
+  if (h.resident_warps_per_sm > kMaxResidentWarpsPerSm)
+    return range("resident_warps_per_sm", h.resident_warps_per_sm, 0, kMaxResidentWarpsPerSm,
+                 "64 warps per sub-core x 16 sub-cores; 0 = unknown");
+  if (h.reduce_ftz > 1) return "reduce_ftz is " + std::to_string(h.reduce_ftz) + " (0 or 1)";
+  return "";
+}
+
 Bytes encode_header(const Header& h) {
-  if (h.reduce_ftz > 1) throw Error("trace header: reduce_ftz must be 0 or 1");
+  if (const std::string bad = check_header(h); !bad.empty()) throw Error("trace header: " + bad);
   Bytes body;
   put_str(body, h.gpu_name);
   put_u32(body, h.sm_count);
@@ -121,6 +143,7 @@ Header decode_header_body(const uint8_t* p, size_t n, const std::string& file, u
     h.metadata.emplace_back(std::move(k), std::move(v));
   }
   if (!c.done()) c.fail("malformed: trailing bytes");
+  if (const std::string bad = check_header(h); !bad.empty()) c.fail(bad);
   return h;
 }
 
@@ -152,8 +175,19 @@ BlockHeader parse_block_header(const uint8_t* p, const std::string& where) {
   BlockHeader bh{};
   const uint8_t k = p[0];
   if (k < 1 || k > 4) throw Error(where + ": unknown block kind " + std::to_string(k));
+  if (p[1] != 0 || get_u16(p + 2) != 0)
+    throw Error(where + ": reserved block-header fields are " + std::to_string(p[1]) + " and " +
+                std::to_string(get_u16(p + 2)) + " (must be 0)");
   bh.kind = static_cast<BlockKind>(k);
   bh.count = get_u32(p + 4);
+  if (bh.kind == BlockKind::End && bh.count != 0)
+    throw Error(where + ": end-of-trace block with count " + std::to_string(bh.count) + " (must be 0)");
+  if (bh.kind == BlockKind::Buffer && bh.count > kBufferWordsPerBlock)
+    throw Error(where + ": buffer block of " + std::to_string(bh.count) + " words (at most " +
+                std::to_string(kBufferWordsPerBlock) + ")");
+  if (bh.kind == BlockKind::WarpTable && bh.count > kWarpsPerTableBlock)
+    throw Error(where + ": warp-table block of " + std::to_string(bh.count) + " entries (at most " +
+                std::to_string(kWarpsPerTableBlock) + ")");
   bh.raw_bytes = get_u32(p + 8);
   bh.stored_bytes = get_u32(p + 12);
   bh.payload_crc = get_u32(p + 16);
@@ -167,12 +201,29 @@ void unframe_payload(const BlockHeader& bh, const uint8_t* stored, Bytes& raw, c
   if (crc32_of(stored, bh.stored_bytes) != bh.payload_crc)
     throw Error(where + ": checksum mismatch (crc32 of the block's data; corrupt file)");
   thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  // One frame: zstd would decompress frames back to back (and skip skippable ones).
+  const size_t frame = ZSTD_findFrameCompressedSize(stored, bh.stored_bytes);
+  if (ZSTD_isError(frame)) throw Error(where + ": zstd cannot decompress the block: " + ZSTD_getErrorName(frame));
+  if (frame != bh.stored_bytes)
+    throw Error(where + ": the block's data is not one zstd frame (" + std::to_string(bh.stored_bytes - frame) +
+                " bytes follow its first frame)");
   raw.resize(bh.raw_bytes);
   const size_t z = ZSTD_decompressDCtx(dctx.get(), raw.data(), raw.size(), stored, bh.stored_bytes);
   if (ZSTD_isError(z)) throw Error(where + ": zstd cannot decompress the block: " + ZSTD_getErrorName(z));
   if (z != bh.raw_bytes)
     throw Error(where + ": block decompresses to " + std::to_string(z) + " bytes, header says " +
                 std::to_string(bh.raw_bytes));
+}
+
+EndTotals decode_end(const Bytes& raw, const std::string& where) {
+  Cursor c(raw.data(), raw.size(), where);
+  EndTotals e;
+  e.instructions = c.varint();
+  e.lanes = c.varint();
+  e.instruction_blocks = c.varint();
+  e.buffer_blocks = c.varint();
+  if (!c.done()) throw Error(where + ": malformed: " + std::to_string(c.left()) + " bytes after the end-of-trace totals");
+  return e;
 }
 
 // ---- warp table (version 3) ----------------------------------------------------------------
@@ -368,13 +419,30 @@ class Window {
 
 }  // namespace
 
+// The message for a record field wider than its 32 bits (decode_head).
+[[gnu::noinline, gnu::cold]] static std::string wide_field(uint64_t sm, uint64_t subcore, uint64_t warp, uint64_t gap,
+                                                          uint64_t flags, uint64_t reduced) {
+  const auto hex = [](uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return std::string(buf);
+  };
+  if (flags >> 32) return "undefined flag bits " + hex(flags & ~uint64_t(kFlagsDefined));
+  if (reduced >> 32) return "reduced_mask " + hex(reduced) + " names lanes above 31";
+  const std::pair<const char*, uint64_t> f[] = {{"sm", sm}, {"subcore", subcore}, {"warp", warp}, {"gap", gap}};
+  for (const auto& [name, v] : f)
+    if (v >> 32) return std::string("malformed: field ") + name + " is " + std::to_string(v) + ", more than 32 bits";
+  return "malformed: a field wider than 32 bits";
+}
+
 // Inlined into decode(), where a Window is a local whose position stays in a register.
 template <class In>
 [[gnu::always_inline]] inline void RecordDecoder::decode_head(In& c, Instr& out) {
   const unsigned nlanes = c.u8();
-  out.sm = static_cast<uint32_t>(c.varint());
-  out.subcore = static_cast<uint32_t>(c.varint());
-  out.warp = static_cast<uint32_t>(c.varint());
+  const uint64_t sm = c.varint(), subcore = c.varint(), warp = c.varint();
+  out.sm = static_cast<uint32_t>(sm);
+  out.subcore = static_cast<uint32_t>(subcore);
+  out.warp = static_cast<uint32_t>(warp);
   uint64_t last = 0;
   const uint64_t predicted = track_seq_ && last_seq_.get(out.sm, out.warp, last) ? last + 1 : 0;
   out.seq = predicted + static_cast<uint64_t>(unzigzag(c.varint()));
@@ -383,9 +451,13 @@ template <class In>
   if (nlanes != static_cast<unsigned>(__builtin_popcount(mask)))
     c.fail("lane data inconsistent with the mask: " + std::to_string(nlanes) + " lane entries but active mask " +
            hex32(mask) + " has " + std::to_string(std::bitset<32>(mask).count()) + " lanes");
-  out.gap = static_cast<uint32_t>(c.varint());
-  out.flags = static_cast<uint32_t>(c.varint());
-  out.reduced_mask = static_cast<uint32_t>(c.varint());
+  const uint64_t gap = c.varint(), flags = c.varint(), reduced = c.varint();
+  // Every one of these fields is 32 bits in memory: one test for all six (a wider value is
+  // corrupt, never cut to 32 bits), the message then names the field.
+  if ((sm | subcore | warp | gap | flags | reduced) >> 32) c.fail(wide_field(sm, subcore, warp, gap, flags, reduced));
+  out.gap = static_cast<uint32_t>(gap);
+  out.flags = static_cast<uint32_t>(flags);
+  out.reduced_mask = static_cast<uint32_t>(reduced);
   uint64_t n = 1;
   int64_t stride = 0;
   if (version_ >= 2) {

@@ -150,6 +150,13 @@ class Cursor {
 uint32_t crc32_of(const uint8_t* p, size_t n);  // zlib crc32
 
 // File header: preamble + body + crc32(body).
+// Header field ranges (FORMAT.md "File layout"; the simulator's config limits, cosim/config).
+constexpr uint32_t kMaxSms = 4096, kMaxSubcoresPerSm = 16, kMaxThreshold = 32;
+constexpr uint32_t kMaxThreadsPerBlock = 1024, kMaxResidentWarpsPerSm = 1024;
+constexpr uint64_t kMaxBufferWords = uint64_t(1) << 32;  // addresses are 32-bit word indices
+// "" when h's fields are in range, else what is wrong (one phrase). The writer and the reader
+// both check it.
+std::string check_header(const Header& h);
 Bytes encode_header(const Header& h);
 Header decode_header_body(const uint8_t* p, size_t n, const std::string& file, uint16_t version);
 
@@ -169,8 +176,15 @@ struct BlockHeader {
 };
 // Parses and checks a block header (its own crc, kind, sizes); `where` names the block.
 BlockHeader parse_block_header(const uint8_t* p, const std::string& where);
-// Checks the payload crc, decompresses, checks the size; throws arc::Error naming `where`.
+// Checks the payload crc, decompresses (exactly one zstd frame), checks the size; throws
+// arc::Error naming `where`.
 void unframe_payload(const BlockHeader& bh, const uint8_t* stored, Bytes& raw, const std::string& where);
+
+// The end block's payload (FORMAT.md "Blocks"): four varints and nothing after them.
+struct EndTotals {
+  uint64_t instructions = 0, lanes = 0, instruction_blocks = 0, buffer_blocks = 0;
+};
+EndTotals decode_end(const Bytes& raw, const std::string& where);
 
 // The last sequence number of each warp within the current block: the codec's seq prediction.
 // A table per SM for small ids (hardware slots), a hash map beyond; reset() is O(1).

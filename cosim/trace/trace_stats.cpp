@@ -2,7 +2,11 @@
 
 #include <algorithm>
 
+#include <unordered_map>
 #include <unordered_set>
+#include <vector>
+
+#include "error.h"
 
 namespace arc::trace {
 
@@ -12,7 +16,9 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
   s.header = r.header();
   s.version = r.version();
   s.file_bytes = r.file_bytes();
-  std::unordered_set<uint64_t> warps, sms;
+  std::unordered_set<uint64_t> sms;
+  std::unordered_map<uint64_t, size_t> warp_at;  // (sm, warp) -> index into warps
+  std::vector<WarpEntry> warps;                  // what the warp table must say, in order of first appearance
   Instr in;
   while (r.next(in)) {
     const uint32_t m = in.active_mask;
@@ -39,7 +45,10 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
     if (in.flags & kFlagPairSum) s.reduced_lanes += 2 * static_cast<uint64_t>(__builtin_popcount(in.reduced_mask));
     s.pair_sends += (in.flags & kFlagPairSum) != 0;
     s.pair_plain += (in.flags & kFlagPairCall) != 0;
-    warps.insert(uint64_t(in.sm) << 32 | in.warp);
+    const auto [at, fresh] = warp_at.try_emplace(uint64_t(in.sm) << 32 | in.warp, warps.size());
+    if (fresh) warps.push_back({in.sm, in.subcore, in.warp, 0, 0});
+    ++warps[at->second].instructions;
+    warps[at->second].gap_sum += in.gap;
     sms.insert(in.sm);
     if (progress && (r.instructions() & 0xFFFF) == 0) progress(r.bytes_read(), r.file_bytes());
   }
@@ -47,6 +56,24 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
   s.instructions = r.instructions();
   s.lanes = r.lanes();
   s.warps = warps.size();
+  // A version-3 file's warp table, entry by entry, against the records (the reader checks only
+  // its form and total; `arcsim sim` checks it the same way while it streams the records).
+  if (const std::optional<WarpTable> t = r.warp_table()) {
+    if (t->warps.size() != warps.size())
+      throw Error(path + ": the trace's warp table lists " + std::to_string(t->warps.size()) + " warps, the records hold " +
+                  std::to_string(warps.size()) + " (corrupt file)");
+    for (size_t i = 0; i < warps.size(); ++i) {
+      const WarpEntry& e = t->warps[i];
+      const WarpEntry& w = warps[i];
+      if (!(e == w))
+        throw Error(path + ": the trace's warp table entry " + std::to_string(i) + " (SM " + std::to_string(e.sm) +
+                    ", sub-core " + std::to_string(e.subcore) + ", warp " + std::to_string(e.warp) + ", " +
+                    std::to_string(e.instructions) + " instructions, gap sum " + std::to_string(e.gap_sum) +
+                    ") does not match the records (SM " + std::to_string(w.sm) + ", sub-core " + std::to_string(w.subcore) +
+                    ", warp " + std::to_string(w.warp) + ", " + std::to_string(w.instructions) + " instructions, gap sum " +
+                    std::to_string(w.gap_sum) + ") (corrupt file)");
+    }
+  }
   s.sms = sms.size();
   return s;
 }

@@ -37,7 +37,8 @@ struct TraceStats {
   }
 };
 
-// Reads the whole trace (checking it); progress(bytes read, file bytes) is called now and then.
+// Reads the whole trace (checking it, and a version-3 file's warp table entry by entry against
+// the records); progress(bytes read, file bytes) is called now and then.
 TraceStats compute_stats(const std::string& path, const std::function<void(uint64_t, uint64_t)>& progress = {});
 
 }  // namespace arc::trace

@@ -20,14 +20,15 @@ namespace {
 using testing::read_bytes;
 using testing::tmp_path;
 
-// Random instructions that hit the format's edges: huge seq/sm/warp ids, maximal gaps,
+// Random instructions that hit the format's edges: huge seq/warp ids, the largest SM id a
+// header allows (FORMAT.md "Header ranges"), maximal gaps,
 // every mask density, address jumps both ways, reduced groups with arbitrary sums.
 Trace random_trace(uint64_t seed) {
   std::mt19937_64 g(seed);
   Trace t;
   t.header.gpu_name = "gpu-" + std::to_string(g() % 1000);
-  t.header.sm_count = 0;  // 0 = unchecked
-  t.header.subcores_per_sm = 0;
+  t.header.sm_count = detail::kMaxSms;  // the largest the format allows: SM ids up to 4095
+  t.header.subcores_per_sm = 4;
   t.header.kernel_name = std::string(g() % 40, 'k');
   t.header.method = static_cast<Method>(g() % 6);
   t.header.balancing_threshold = static_cast<uint32_t>(g() % 33);
@@ -41,7 +42,7 @@ Trace random_trace(uint64_t seed) {
   const int n = static_cast<int>(g() % 3000);
   for (int i = 0; i < n; ++i) {
     Instr in;
-    in.sm = (g() % 4 == 0) ? static_cast<uint32_t>(g()) : static_cast<uint32_t>(g() % 8);
+    in.sm = (g() % 4 == 0) ? static_cast<uint32_t>(g() % detail::kMaxSms) : static_cast<uint32_t>(g() % 8);
     in.subcore = static_cast<uint32_t>(g() % 4);
     in.warp = (g() % 4 == 0) ? static_cast<uint32_t>(g()) : static_cast<uint32_t>(g() % 48);
     in.seq = (g() % 8 == 0) ? g() : static_cast<uint64_t>(i / 7);
@@ -221,6 +222,7 @@ TEST(TraceFormat, GeneratorPartialSumsAndFinalBuffer) {
 
 TEST(TraceFormat, WriterFlushesBlocksWhileStreaming) {
   Header h;
+  h.sm_count = 1;  // 1..4096 (FORMAT.md "Header ranges"; the default 0 is not a valid header)
   h.buffer_words = 16;
   WriterOptions o;
   o.records_per_block = 100;

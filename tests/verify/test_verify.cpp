@@ -145,6 +145,7 @@ TEST(Verify, EverySchedulerModeMatchesGolden) {
 // mode drives Always for that instruction and still checks the sum; a fixed threshold cannot.
 TEST(Verify, TraceModeFollowsIrregularGpuDecisions) {
   trace::Trace t;
+  t.header.sm_count = 1;  // a header's SM count is 1..4096 (FORMAT.md)
   t.header.buffer_words = 8;
   t.header.method = trace::Method::SwS;
   t.header.balancing_threshold = 2;
