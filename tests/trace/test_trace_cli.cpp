@@ -15,18 +15,8 @@ using testing::small_trace;
 using testing::tmp_path;
 using testing::write_bytes;
 
-struct CmdResult {
-  int code;
-  std::string out, err;
-};
-
-CmdResult arcsim(const std::string& args) {
-  const std::string out = tmp_path("stdout"), err = tmp_path("stderr");
-  const std::string cmd = std::string(ARCSIM_BIN) + " " + args + " >" + out + " 2>" + err;
-  const int st = std::system(cmd.c_str());
-  const auto o = read_bytes(out), e = read_bytes(err);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, std::string(o.begin(), o.end()), std::string(e.begin(), e.end())};
-}
+using testing::arcsim;
+using testing::CmdResult;
 
 // Exit 2 and exactly one stderr line "arcsim: error: ..." that contains `what`.
 void expect_one_line_error(const CmdResult& r, const std::string& what) {

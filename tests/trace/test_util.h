@@ -2,7 +2,10 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -57,6 +60,23 @@ inline std::string small_trace(const std::string& tag, uint64_t seed = 1, uint64
 }
 
 // Offset of block 0 (right after the preamble, header and header crc).
+#ifdef ARCSIM_BIN
+// The built arcsim (the test target's ARCSIM_BIN) run with `args` through the shell: exit code,
+// standard output and error.
+struct CmdResult {
+  int code;
+  std::string out, err;
+};
+
+inline CmdResult arcsim(const std::string& args) {
+  const std::string out = tmp_path("stdout"), err = tmp_path("stderr");
+  const std::string cmd = std::string(ARCSIM_BIN) + " " + args + " >" + out + " 2>" + err;
+  const int st = std::system(cmd.c_str());
+  const auto o = read_bytes(out), e = read_bytes(err);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, std::string(o.begin(), o.end()), std::string(e.begin(), e.end())};
+}
+#endif
+
 inline size_t first_block_offset(const std::vector<uint8_t>& b) {
   const uint32_t hlen = uint32_t(b[12]) | uint32_t(b[13]) << 8 | uint32_t(b[14]) << 16 | uint32_t(b[15]) << 24;
   return 16 + hlen + 4;
