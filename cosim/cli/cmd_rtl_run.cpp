@@ -8,6 +8,7 @@
 
 #include "golden.h"
 #include "atomic_file.h"
+#include "fst_check.h"
 #include "options.h"
 #include "progress.h"
 #include "subcommand.h"
@@ -56,7 +57,10 @@ void run(const Options& o) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t cycles = d.cycle();
   dp.reset();  // closes the waveform
-  if (fst) fst->commit();
+  if (fst) {
+    arc::sim::check_fst_reads_back(fst->temp_path(), fst->path());
+    fst->commit();
+  }
   fmt::print("arc_subcore_top (Verilated, FTZ={}) vs arc::golden, seed {}, txn_ready p={}, instr_valid p={}\n", o.ftz,
              o.seed, o.ready, o.valid);
   fmt::print("directed: {} passed, {} failed\n", directed.passed, directed.failed);

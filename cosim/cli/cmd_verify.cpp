@@ -10,6 +10,7 @@
 
 #include "atomic_file.h"
 #include "error.h"
+#include "fst_check.h"
 #include "options.h"
 #include "progress.h"
 #include "subcommand.h"
@@ -81,7 +82,10 @@ void run(const Options& o) {
     }
   }
   bar.finish();
-  if (wave) wave->commit();
+  if (wave) {
+    arc::sim::check_fst_reads_back(wave->temp_path(), wave->path());
+    wave->commit();
+  }
   const bool failed =
       r.rtl_vs_golden_mismatches != 0 || r.rtl_vs_gpu_mismatches != 0 || r.gpu_vs_golden_tree_mismatches != 0;
   arc::cli::exit_code() = failed ? 1 : 0;

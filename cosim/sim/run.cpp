@@ -15,6 +15,7 @@
 #include "arc_unit_rtl.h"
 #include "atomic_file.h"
 #include "error.h"
+#include "fst_check.h"
 #include "proc.h"
 #include "gpu_model.h"
 #include "pair_regroup.h"
@@ -70,7 +71,10 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
   // A summary from the file's warp table: the per-word counts come from the stream now.
   const TraceSummary streamed = trace.from_table ? source.finish(trace) : TraceSummary{};
   model.check_end(work, trace.from_table ? streamed : trace);
-  if (wave_file) wave_file->commit();
+  if (wave_file) {
+    check_fst_reads_back(wave_file->temp_path(), wave_file->path());
+    wave_file->commit();
+  }
   RunResult r;
   r.label = spec.label();
   r.stats = model.stats();

@@ -11,6 +11,7 @@
 #include <systemc>  // declares sc_main (extern "C"), defined below
 #include <string>
 
+#include "fst_check.h"
 #include "sim_fixture.h"
 
 namespace {
@@ -206,6 +207,25 @@ TEST(SimCli, UpgradedTraceSimulatesTheSame) {
 }
 
 TEST(SimCli, Counts) { std::printf("sim cli: %d passed, %d failed\n", checks - failures, failures); }
+
+// A waveform that does not read back is refused (Verilator's FST writer reports no failed
+// write; a disk that fills mid-write leaves such a file): a whole FST passes, half of it fails.
+TEST(SimCli, FstCheckRefusesAShortWaveform) {
+  const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
+  const std::string fst = (dir / "whole.fst").string(), half = (dir / "half.fst").string();
+  const Out r = arcsim("rtl-run -n 50 --fst " + fst);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NO_THROW(arc::sim::check_fst_reads_back(fst, fst));
+  std::filesystem::copy_file(fst, half, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::resize_file(half, std::filesystem::file_size(fst) / 2);
+  try {
+    arc::sim::check_fst_reads_back(half, "out.fst");
+    ADD_FAILURE() << "a truncated FST read back";
+  } catch (const arc::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot write out.fst: the waveform does not read back"), std::string::npos)
+        << e.what();
+  }
+}
 
 }  // namespace
 
