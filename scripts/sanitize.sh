@@ -13,7 +13,9 @@
 #   ARCSIM_VERIFY_INSTRUCTIONS tests/verify (arcsim verify, 1M test) here   200,000 (normal: 1,000,000)
 # docs.calibration_rerun and docs.micro_sweep_rerun re-run one quick case each here (the hot
 # address; the hotspot rows: tests/docs/CMakeLists.txt), the normal build all their cases;
-# sim.real_trace_ordering replays Baseline, SW-B and Adaptive (tests/sim/CMakeLists.txt).
+# sim.real_trace_ordering replays Baseline, SW-B and Adaptive (tests/sim/CMakeLists.txt);
+# TraceReject runs each corrupt file through trace info and the library reader, sim once per
+# test (the normal build: every reader); import.sim makes 25 random mutations (normal: 100).
 # The test sources compile at -O0 (tests/CMakeLists.txt says why); the code under test at $opt.
 # Sanitizer options, and the one narrow build exemption (a third-party FST writer source), are in
 # scripts/sanitize.supp, explained there, with the tool-only tests (Yosys, yosys-smtbmc, Icarus,
@@ -38,6 +40,7 @@ export ARCSIM_RTL_VECTORS=${ARCSIM_RTL_VECTORS:-250000}
 export ARCSIM_RTL_BP_VECTORS=${ARCSIM_RTL_BP_VECTORS:-50000}
 export ARCSIM_RTL_TIMING_VECTORS=${ARCSIM_RTL_TIMING_VECTORS:-100000}
 export ARCSIM_VERIFY_INSTRUCTIONS=${ARCSIM_VERIFY_INSTRUCTIONS:-200000}
+export ARCSIM_IMPORT_MUTATIONS=${ARCSIM_IMPORT_MUTATIONS:-25}
 # shellcheck source=sanitize.supp
 source "$root/scripts/sanitize.supp"
 cd "$build"
