@@ -124,9 +124,9 @@ void print_merge(const std::string& dir, const std::vector<std::string>& plots) 
 void run_sweep(const Options& o) {
   if (o.spec.empty()) throw arc::Error("sweep: give a spec file (arcsim sweep SPEC), or run-point / merge");
   const arc::sweep::Spec spec = arc::sweep::load_spec(o.spec, catalog());
-  check_points(arc::sweep::expand(spec));
+  const auto points = arc::sweep::expand(spec);
+  check_points(points);
   if (o.dry_run) {
-    const auto points = arc::sweep::expand(spec);
     fmt::print("sweep {}: {} points ({} traces; axes: {})\n", spec.name, points.size(), spec.traces.size(),
                spec.axes.empty() ? std::string("none") : fmt::format("{}", fmt::join(keys(spec.axes), ", ")));
     for (const auto& p : points) {
