@@ -80,13 +80,20 @@ void RopUnit::step() {
         break;
       }
       // The request's distinct words (a word's ops repeat its address: a warp-uniform
-      // request is 32 ops on one word, one look-up).
+      // request is 32 ops on one word, one look-up; most requests are one word: no list).
       const Request& r = in.item(i);
-      uint32_t words[OpBlock::kCap], nw = 0;
-      if (r.one_word) words[nw++] = r.addr();
-      else
+      uint32_t list[OpBlock::kCap], nw = 0;
+      const uint32_t* words = list;
+      if (r.one_word) {
+        words = &r.one.addr;
+        nw = 1;
+      } else {
         for (const LaneOp& op : r)
-          if (nw == 0 || words[nw - 1] != op.addr) words[nw++] = op.addr;
+          if (nw == 0 || list[nw - 1] != op.addr) list[nw++] = op.addr;
+      }
+      // One word: whether an older request in the window is on it, looked up once (nothing
+      // joins seen_ before this request's own words at the end).
+      const bool one_met = nw == 1 && seen(words[0]);
       bool ok = true;
       // Known to wait until at least blocked_[i] (a look at an earlier cycle found a due time
       // that far ahead; due times only move later): no look-ups until then.
@@ -94,8 +101,12 @@ void RopUnit::step() {
         ok = false;
         retry = std::min(retry, blocked_[i]);
       }
-      for (uint32_t k = 0; k < nw && ok; ++k)
-        if (seen(words[k])) ok = false;  // an older request on one of its words waits
+      if (nw == 1) {
+        if (one_met) ok = false;  // an older request on its word waits
+      } else {
+        for (uint32_t k = 0; k < nw && ok; ++k)
+          if (seen(words[k])) ok = false;
+      }
       Cycle until = 0;  // the latest due time found in the future
       auto wait_for = [&](uint64_t due_sub) {
         const Cycle f = whole(due_sub);
@@ -123,11 +134,18 @@ void RopUnit::step() {
         break;
       }
       if (until) blocked_[i] = until;
-      for (uint32_t k = 0; k < nw; ++k)
-        if (!seen(words[k])) {
-          seen_.push_back(words[k]);
-          seen_bits |= bit(words[k]);
+      if (nw == 1) {
+        if (!one_met) {
+          seen_.push_back(words[0]);
+          seen_bits |= bit(words[0]);
         }
+      } else {
+        for (uint32_t k = 0; k < nw; ++k)
+          if (!seen(words[k])) {
+            seen_.push_back(words[k]);
+            seen_bits |= bit(words[k]);
+          }
+      }
     }
     if (pick == SIZE_MAX) break;
     // The request is read where it waits and leaves the link after its commit (the front, the
