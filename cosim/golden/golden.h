@@ -23,6 +23,7 @@
 
 #include "fp32_native.h"
 #include "fp32_ref.h"
+#include "zero_table.h"
 
 namespace arc::golden {
 
@@ -108,11 +109,14 @@ std::string describe(const Transaction& t);  // "reduced addr=0x.. value=0x.. ma
 
 // Gradient buffer with ROP semantics: apply() = add(word, value, FtzMode::Flush) with the
 // reference adder, or the host FPU's (set_arith; the timing model).
+// The words live in a ZeroTable: a large buffer costs memory only where atomics landed.
 class MemoryImage {
  public:
-  explicit MemoryImage(size_t words, uint32_t fill = 0) : words_(words, fill) {}
+  explicit MemoryImage(size_t words, uint32_t fill = 0) : words_(words) {
+    if (fill) std::fill(words_.begin(), words_.end(), fill);
+  }
   void set_arith(fp::Arith a) { arith_ = a; }
-  explicit MemoryImage(std::vector<uint32_t> words) : words_(std::move(words)) {}
+  explicit MemoryImage(const std::vector<uint32_t>& words) : words_(words) {}
 
   void apply(uint32_t addr, uint32_t value);  // throws arc::Error when addr >= size()
   void apply(const Transaction& t) { apply(t.addr, t.value); }
@@ -145,11 +149,12 @@ class MemoryImage {
   }
   uint32_t at(uint32_t addr) const;           // throws arc::Error when addr >= size()
   size_t size() const { return words_.size(); }
-  const std::vector<uint32_t>& words() const { return words_; }
+  const ZeroTable<uint32_t>& words() const { return words_; }
+  ZeroTable<uint32_t> take_words() { return std::move(words_); }  // the image is empty after
   bool operator==(const MemoryImage& o) const { return words_ == o.words_; }
 
  private:
-  std::vector<uint32_t> words_;
+  ZeroTable<uint32_t> words_;
   fp::Arith arith_ = fp::Arith::Reference;
 };
 

@@ -27,13 +27,17 @@ double as_double(uint32_t bits) {
 // differ from the exact sum by at most (n-1) u sum|v| (u = 2^-24, to first order; doubled for
 // margin), plus n 2^-126 for flushed subnormals. A lost or duplicated update of any normal
 // value breaks it. Words with a non-finite sum are skipped.
+// Only words on a page some table touched: elsewhere the word, its sums and its count are all
+// zero, which passes.
 void check_values(const TraceSummary& t, const golden::MemoryImage& image) {
   const auto& img = image.words();
-  for (size_t w = 0; w < img.size(); ++w) {
-    const double sum = t.word_sum[w], abs_sum = t.word_abs_sum[w];
-    const uint32_t n = t.word_updates[w];
-    if (!std::isfinite(sum) || !std::isfinite(abs_sum) || fp::is_nan(img[w])) continue;
-    const double got = as_double(img[w]);
+  if (t.word_sum.size() != img.size() || t.word_abs_sum.size() != img.size() || t.word_updates.size() != img.size())
+    broken(fmt::format("the trace's per-word sums cover {} words, the buffer has {}", t.word_sum.size(), img.size()));
+  auto check = [&](size_t w) {
+    const double sum = t.word_sum.get(w), abs_sum = t.word_abs_sum.get(w);
+    const uint32_t n = t.word_updates.get(w), bits = img.get(w);
+    if (!std::isfinite(sum) || !std::isfinite(abs_sum) || fp::is_nan(bits)) return;
+    const double got = as_double(bits);
     const double bound = 2.0 * (n ? n - 1 : 0) * 0x1.0p-24 * abs_sum + n * 0x1.0p-126;
     // A partial sum can overflow on the way to a finite total only if sum|v| is near FLT_MAX.
     const bool off = std::isinf(got) ? abs_sum < 3.0e38 : std::fabs(got - sum) > bound;
@@ -41,7 +45,12 @@ void check_values(const TraceSummary& t, const golden::MemoryImage& image) {
       broken(fmt::format("gradient word {} holds {:.9g}, but the trace's {} updates to it sum to {:.9g} (bound {:.3g}): "
                          "an update was lost or applied twice",
                          w, got, n, sum, bound));
-  }
+  };
+  for_each_touched_in_any(
+      [&](size_t a, size_t b) {
+        for (size_t w = a; w < b; ++w) check(w);
+      },
+      img, t.word_sum, t.word_abs_sum, t.word_updates);
 }
 
 }  // namespace
@@ -72,10 +81,19 @@ void GpuModel::check_end(const Workload& work, const TraceSummary& trace) const 
   if (!icnt_->drained()) broken("the crossbar still holds requests");
   for (const auto& r : rops_)
     if (!r->drained()) broken(fmt::format("ROP unit {} still holds requests", r->name()));
-  for (size_t w = 0; w < words_.size(); ++w)
-    if (words_[w].arrived != trace.word_updates[w])
-      broken(fmt::format("gradient word {} received {} lane updates, the trace sends it {}", w, words_[w].arrived,
-                         trace.word_updates[w]));
+  // Per word, what arrived against what the trace sends: words on a page neither table
+  // touched have 0 and 0.
+  const ZeroTable<WordState>& words = words_;
+  auto conserved = [&](size_t a, size_t b) {
+    for (size_t w = a; w < b; ++w)
+      if (words.get(w).arrived != trace.word_updates.get(w))
+        broken(fmt::format("gradient word {} received {} lane updates, the trace sends it {}", w, words.get(w).arrived,
+                           trace.word_updates.get(w)));
+  };
+  if (trace.word_updates.size() != words.size())
+    broken(fmt::format("the trace's per-word counts cover {} words, the buffer has {}", trace.word_updates.size(),
+                       words.size()));
+  for_each_touched_in_any(conserved, words, trace.word_updates);
   if (!trace.header.timing_only) check_values(trace, image_);
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "arc_unit_fast.h"
 #include "arc_unit_rtl.h"
@@ -67,7 +68,7 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
   is.group.bytes = config::group_bytes_per_cycle(g);
   is.group.header_bytes = static_cast<uint32_t>(g.icnt_group_header_bytes);
   icnt_ = std::make_unique<Icnt>("icnt", is);
-  icnt_->word_state = words_.data();
+  icnt_->word_state = std::as_const(words_).data();  // (const: a hint marks no page touched)
   for (size_t r = 0; r < rops_.size(); ++r) {
     rops_[r]->in.set_capacity(static_cast<size_t>(rop_queue_depth(spec)));
     rops_[r]->in.bind(&rops_[r]->wake, &icnt_->wake);

@@ -38,6 +38,7 @@ class GpuModel : public sc_core::sc_module {
   void check_end(const Workload& work, const TraceSummary& trace) const;
   const Stats& stats() const { return stats_; }
   const golden::MemoryImage& image() const { return image_; }
+  ZeroTable<uint32_t> take_image() { return image_.take_words(); }  // after the run: the image is empty then
   const CommitLog& commits() const { return log_; }
   uint64_t rop_units() const { return static_cast<uint64_t>(rops_.size()); }
   const std::vector<std::unique_ptr<ArcUnit>>& arc_units() const { return arcs_; }
@@ -49,7 +50,7 @@ class GpuModel : public sc_core::sc_module {
   Stats stats_;
   golden::MemoryImage image_;
   CommitLog log_;
-  std::vector<WordState> words_;  // per word: ROP serialization and lane updates committed
+  ZeroTable<WordState> words_;  // per word: ROP serialization and lane updates committed
   std::vector<Registered<uint64_t>> lines_;   // per line: the next request's due time (rop_same_line_interval, rop_line_op_interval)
   std::vector<Registered<SliceState>> slices_;  // per L2 slice (rop_slices): its next request's and op's due times, its runs
   RopHash hash_;

@@ -6,14 +6,29 @@
 
 namespace arc::sim {
 
-uint64_t image_hash(const std::vector<uint32_t>& words) {
+// FNV-1a 64 over the words' bytes, little-endian. A zero byte only multiplies by the prime, so a
+// run of untouched (zero) words is one multiplication by prime^(4 x words): the hash of a large,
+// mostly untouched image reads only its touched pages.
+uint64_t image_hash(const ZeroTable<uint32_t>& words) {
+  constexpr uint64_t kPrime = 1099511628211ull;
+  auto power = [](uint64_t e) {  // kPrime^e mod 2^64
+    uint64_t r = 1, b = kPrime;
+    for (; e; e >>= 1, b *= b)
+      if (e & 1) r *= b;
+    return r;
+  };
   uint64_t h = 1469598103934665603ull;
-  for (uint32_t w : words)
-    for (int b = 0; b < 4; ++b) {
-      h ^= (w >> (8 * b)) & 0xFF;
-      h *= 1099511628211ull;
-    }
-  return h;
+  size_t done = 0;  // words hashed so far
+  words.for_each_touched([&](size_t a, size_t b) {
+    h *= power(4 * uint64_t{a - done});
+    for (size_t i = a; i < b; ++i)
+      for (int k = 0; k < 4; ++k) {
+        h ^= (words[i] >> (8 * k)) & 0xFF;
+        h *= kPrime;
+      }
+    done = b;
+  });
+  return h * power(4 * uint64_t{words.size() - done});
 }
 
 namespace {

@@ -22,7 +22,7 @@ struct ReportInput {
   bool host_cost = false;  // JSON: add what each run cost on this host (varies run to run)
 };
 
-uint64_t image_hash(const std::vector<uint32_t>& words);  // FNV-1a 64 over the words
+uint64_t image_hash(const ZeroTable<uint32_t>& words);  // FNV-1a 64 over the words
 
 nlohmann::json report_json(const ReportInput& in, const std::vector<RunSpec>& specs,
                            const std::vector<RunResult>& runs);

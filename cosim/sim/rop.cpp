@@ -20,7 +20,7 @@ std::vector<std::pair<uint32_t, uint32_t>> CommitLog::sorted() const {
 }
 
 RopUnit::RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-                 CommitLog& log, std::vector<WordState>& words, std::vector<Registered<uint64_t>>& lines,
+                 CommitLog& log, ZeroTable<WordState>& words, std::vector<Registered<uint64_t>>& lines,
                  std::vector<Registered<SliceState>>& slices, Stats& stats)
     : sc_module(name),
       unit_(unit),
@@ -48,7 +48,7 @@ void RopUnit::prefetch(const Request& r) const {
     for (; p < end; p += 64) load_hint(p);
     load_hint(end - 1);
   }
-  load_hint(&words_[r.addr()]);
+  load_hint(&std::as_const(words_)[r.addr()]);  // (const: a hint marks no page touched)
   if (!lines_.empty()) load_hint(&lines_[r.addr() / setup_.line_words]);
   if (setup_.values && r.addr() < image_.size()) load_hint(image_.words().data() + r.addr());
 }
@@ -117,7 +117,7 @@ void RopUnit::step() {
         }
       };
       if (ok)
-        for (uint32_t k = 0; k < nw; ++k) wait_for(words_[words[k]].free_sub);
+        for (uint32_t k = 0; k < nw; ++k) wait_for(std::as_const(words_)[words[k]].free_sub);
       // The line's turn too: a request of several lanes' words of one line
       // (rop_same_line_interval), or any one-address request when one-word ops take the line's
       // data path (rop_line_op_interval); and its slice's turn (request pace or in-order queue).

@@ -33,6 +33,7 @@
 #include "request.h"
 #include "slice.h"
 #include "stats.h"
+#include "zero_table.h"
 
 namespace arc::sim {
 
@@ -90,7 +91,7 @@ class RopUnit : public sc_core::sc_module {
   // per slice (empty: no slice rules). Lines and slices are shared by the units (a slice's lines
   // may belong to several).
   RopUnit(sc_core::sc_module_name name, uint32_t unit, const RopSetup& setup, golden::MemoryImage& image,
-          CommitLog& log, std::vector<WordState>& words, std::vector<Registered<uint64_t>>& lines,
+          CommitLog& log, ZeroTable<WordState>& words, std::vector<Registered<uint64_t>>& lines,
           std::vector<Registered<SliceState>>& slices,
           Stats& stats);
 
@@ -107,7 +108,7 @@ class RopUnit : public sc_core::sc_module {
   RopSetup setup_;
   golden::MemoryImage& image_;
   CommitLog& log_;
-  std::vector<WordState>& words_;
+  ZeroTable<WordState>& words_;
   std::vector<Registered<uint64_t>>& lines_;
   std::vector<Registered<SliceState>>& slices_;
   Stats& stats_;

@@ -85,7 +85,7 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
   r.stats.per_sm.resize(static_cast<size_t>(spec.gpu.sms));
   r.stats.per_subcore.resize(static_cast<size_t>(spec.gpu.sms * spec.gpu.subcores_per_sm));
   r.stats.per_rop.resize(static_cast<size_t>(spec.gpu.rop_units));
-  r.image = model.image().words();
+  r.image = model.take_image();  // moved, not copied: untouched words stay unmapped
   r.commits = model.commits().sorted();
   r.cpu_seconds = process_cpu_seconds() - t0;
   r.lookahead_peak = source.buffered_peak();
@@ -143,23 +143,29 @@ std::string encode(const RunResult& r) {
   // more. Fewer than half the words non-zero: their count, then (index, word) pairs (a small
   // trace on a large buffer, e.g. the calibration's 16M-word one, no longer sends 64 MB of
   // zeros through the pipe). Else: the words in one block.
+  // (Only the image's touched pages are read: the rest is zero.)
   put(buf, static_cast<uint64_t>(r.image.size()));
-  const auto nonzero = static_cast<uint64_t>(
-      std::count_if(r.image.begin(), r.image.end(), [](uint32_t w) { return w != 0; }));
+  const ZeroTable<uint32_t>& image = r.image;
+  uint64_t nonzero = 0;
+  image.for_each_touched([&](size_t a, size_t b) {
+    nonzero += static_cast<uint64_t>(std::count_if(image.begin() + a, image.begin() + b, [](uint32_t w) { return w != 0; }));
+  });
   if (nonzero == 0) {
     put(buf, kImageZero);
   } else if (nonzero < r.image.size() / 2) {
     put(buf, kImageSparse);
     put(buf, nonzero);
     buf.reserve(buf.size() + nonzero * 2 * sizeof(uint32_t) + 64);
-    for (size_t i = 0; i < r.image.size(); ++i)
-      if (r.image[i]) {
-        put(buf, static_cast<uint32_t>(i));
-        put(buf, r.image[i]);
-      }
+    image.for_each_touched([&](size_t a, size_t b) {
+      for (size_t i = a; i < b; ++i)
+        if (image[i]) {
+          put(buf, static_cast<uint32_t>(i));
+          put(buf, image[i]);
+        }
+    });
   } else {
     put(buf, kImageDense);
-    buf.append(reinterpret_cast<const char*>(r.image.data()), r.image.size() * sizeof(uint32_t));
+    buf.append(reinterpret_cast<const char*>(image.data()), image.size() * sizeof(uint32_t));
   }
   put(buf, static_cast<uint64_t>(r.commits.size()));
   for (const auto& [a, v] : r.commits) {
@@ -203,7 +209,7 @@ RunResult decode(const std::string& s, size_t at) {
   r.lookahead_peak = j.at("lookahead_peak").get<uint64_t>();
   r.lookahead_bytes_peak = j.at("lookahead_bytes_peak").get<uint64_t>();
   r.peak_rss_kb = j.at("peak_rss_kb").get<uint64_t>();
-  r.image.assign(c.get<uint64_t>(), 0);
+  r.image = ZeroTable<uint32_t>(c.get<uint64_t>());
   switch (c.get<uint8_t>()) {
     case kImageZero:
       break;

@@ -18,7 +18,7 @@ namespace arc::sim {
 struct RunResult {
   std::string label;     // RunSpec::label()
   Stats stats;
-  std::vector<uint32_t> image;                       // final gradient buffer
+  ZeroTable<uint32_t> image;                         // final gradient buffer (resident only where written)
   std::vector<std::pair<uint32_t, uint32_t>> commits;  // (addr, value) in ROP commit order, if recorded
   double cpu_seconds = 0;  // CPU time of the run (workload build + elaboration + simulation + end check)
   uint64_t lookahead_peak = 0;  // streaming: most instructions read ahead of the model at once

@@ -74,10 +74,10 @@ class Summarizer {
  public:
   explicit Summarizer(const trace::Header& h) {
     s_.header = h;
-    s_.word_updates.assign(h.buffer_words, 0);
+    s_.word_updates = ZeroTable<uint32_t>(h.buffer_words);  // all zero, resident only where counted
     if (!h.timing_only) {
-      s_.word_sum.assign(h.buffer_words, 0.0);
-      s_.word_abs_sum.assign(h.buffer_words, 0.0);
+      s_.word_sum = ZeroTable<double>(h.buffer_words);
+      s_.word_abs_sum = ZeroTable<double>(h.buffer_words);
     }
   }
   void add(const trace::Instr& in, uint64_t i) {
@@ -131,10 +131,11 @@ class Summarizer {
     load_hint(&warp_by_key(in, key));
     const uint32_t word = in.addr[static_cast<size_t>(__builtin_ctz(in.active_mask))];
     if (word >= s_.word_updates.size()) return;
-    load_hint(&s_.word_updates[word]);
+    // (Through const views: a hint marks no page touched, ZeroTable.)
+    load_hint(&std::as_const(s_.word_updates)[word]);
     if (!s_.word_sum.empty()) {
-      load_hint(&s_.word_sum[word]);
-      load_hint(&s_.word_abs_sum[word]);
+      load_hint(&std::as_const(s_.word_sum)[word]);
+      load_hint(&std::as_const(s_.word_abs_sum)[word]);
     }
   }
   // A timing-only trace, a whole call at once (Reader::next_call): param p is in0 at
@@ -193,7 +194,7 @@ class Summarizer {
   // double additions, in lane order, as one per lane).
   void add_uniform(uint32_t a, const uint8_t* values, uint32_t lanes) {
     s_.word_updates[a] += lanes;
-    double sum = s_.word_sum[a], abs_sum = s_.word_abs_sum[a];
+    double sum = std::as_const(s_.word_sum)[a], abs_sum = std::as_const(s_.word_abs_sum)[a];
     for (uint32_t k = 0; k < lanes; ++k) {
       uint32_t bits;
       __builtin_memcpy(&bits, values + 4 * k, 4);

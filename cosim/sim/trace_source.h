@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "trace.h"
+#include "zero_table.h"
 
 namespace arc::sim {
 
@@ -42,9 +43,9 @@ struct TraceSummary {
   trace::Header header;
   std::vector<WarpSummary> warps;  // in order of first appearance
   uint64_t instructions = 0, lane_updates = 0;
-  std::vector<uint32_t> word_updates;  // per gradient word: lane updates the trace sends it
+  ZeroTable<uint32_t> word_updates;  // per gradient word: lane updates the trace sends it
   // Per word, from the lane values (empty for a timing-only trace): exact sum, sum of |v|.
-  std::vector<double> word_sum, word_abs_sum;
+  ZeroTable<double> word_sum, word_abs_sum;
   double scan_seconds = 0;  // CPU time of the pass
   // Made from the file's warp table: word_updates, word_sum and word_abs_sum are empty until
   // the file source has streamed the records (InstrSource::finish).

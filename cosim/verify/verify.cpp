@@ -273,8 +273,8 @@ VerifyResult verify_trace(const VerifyOptions& o) {
   res.rtl_cycles = dut.cycle();
   if (o.limit == 0 || res.instructions < o.limit) {
     const auto& final_buffer = reader.final_buffer();
-    res.golden_image = compare_images(golden_image.words(), final_buffer);
-    res.method_image = compare_images(method_image.words(), final_buffer);
+    res.golden_image = compare_images(golden_image.words().to_vector(), final_buffer);
+    res.method_image = compare_images(method_image.words().to_vector(), final_buffer);
     res.image_checked = true;
   }
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -163,7 +163,7 @@ TEST(Verify, TraceModeFollowsIrregularGpuDecisions) {
   golden::MemoryImage mem(8);
   mem.apply(1, in.partial_sum[0]);
   for (int l = 2; l < 5; ++l) mem.apply(4, in.value[l]);
-  t.final_buffer = mem.words();
+  t.final_buffer = mem.words().to_vector();
   const std::string path = tmp_path("irregular.trc");
   trace::write_trace(path, t);
   VerifyOptions o;
