@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "subcommand.h"
 #include "trace.h"
+#include "trace_stats.h"
 #include "verify.h"
 
 namespace arc::cli::cmd_verify {  // named, so the unity build can batch the subcommands
@@ -75,11 +76,13 @@ void run(const Options& o) {
   const auto r = arc::verify::verify_trace(v);
   if (!r.image_checked) {
     // --limit stopped the replay early: the rest of the file is still read and checked (every
-    // record decoded and checked, not replayed; the final buffer, warp table and end block), so
-    // a truncated or corrupt trace fails here as it does without --limit.
+    // record decoded and checked, not replayed; the final buffer, warp table and end block, and
+    // the warp table against the records), so a truncated or corrupt trace fails here as it
+    // does without --limit.
     arc::trace::Reader rest(o.trace);
-    while (rest.next()) {
-    }
+    arc::trace::WarpTableCheck table;
+    while (const arc::trace::Instr* in = rest.next()) table.see(*in);
+    table.check(rest, o.trace);
   }
   bar.finish();
   if (wave) {

@@ -10,6 +10,32 @@
 
 namespace arc::trace {
 
+void WarpTableCheck::see(const Instr& in) {
+  const auto [at, fresh] = at_.try_emplace(uint64_t{in.sm} << 32 | in.warp, warps_.size());
+  if (fresh) warps_.push_back({in.sm, in.subcore, in.warp, 0, 0});
+  ++warps_[at->second].instructions;
+  warps_[at->second].gap_sum += in.gap;
+}
+
+void WarpTableCheck::check(const Reader& r, const std::string& path) const {
+  const std::optional<WarpTable> t = r.warp_table();
+  if (!t) return;  // before version 3: no table
+  if (t->warps.size() != warps_.size())
+    throw Error(path + ": the trace's warp table lists " + std::to_string(t->warps.size()) + " warps, the records hold " +
+                std::to_string(warps_.size()) + " (corrupt file)");
+  for (size_t i = 0; i < warps_.size(); ++i) {
+    const WarpEntry& e = t->warps[i];
+    const WarpEntry& w = warps_[i];
+    if (!(e == w))
+      throw Error(path + ": the trace's warp table entry " + std::to_string(i) + " (SM " + std::to_string(e.sm) +
+                  ", sub-core " + std::to_string(e.subcore) + ", warp " + std::to_string(e.warp) + ", " +
+                  std::to_string(e.instructions) + " instructions, gap sum " + std::to_string(e.gap_sum) +
+                  ") does not match the records (SM " + std::to_string(w.sm) + ", sub-core " + std::to_string(w.subcore) +
+                  ", warp " + std::to_string(w.warp) + ", " + std::to_string(w.instructions) + " instructions, gap sum " +
+                  std::to_string(w.gap_sum) + ") (corrupt file)");
+  }
+}
+
 TraceStats compute_stats(const std::string& path, const std::function<void(uint64_t, uint64_t)>& progress) {
   Reader r(path);
   TraceStats s;
@@ -17,8 +43,7 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
   s.version = r.version();
   s.file_bytes = r.file_bytes();
   std::unordered_set<uint64_t> sms;
-  std::unordered_map<uint64_t, size_t> warp_at;  // (sm, warp) -> index into warps
-  std::vector<WarpEntry> warps;                  // what the warp table must say, in order of first appearance
+  WarpTableCheck table;
   Instr in;
   while (r.next(in)) {
     const uint32_t m = in.active_mask;
@@ -45,35 +70,15 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
     if (in.flags & kFlagPairSum) s.reduced_lanes += 2 * static_cast<uint64_t>(__builtin_popcount(in.reduced_mask));
     s.pair_sends += (in.flags & kFlagPairSum) != 0;
     s.pair_plain += (in.flags & kFlagPairCall) != 0;
-    const auto [at, fresh] = warp_at.try_emplace(uint64_t(in.sm) << 32 | in.warp, warps.size());
-    if (fresh) warps.push_back({in.sm, in.subcore, in.warp, 0, 0});
-    ++warps[at->second].instructions;
-    warps[at->second].gap_sum += in.gap;
+    table.see(in);
     sms.insert(in.sm);
     if (progress && (r.instructions() & 0xFFFF) == 0) progress(r.bytes_read(), r.file_bytes());
   }
   for (uint32_t w : r.final_buffer()) s.buffer_nonzero += w != 0;
   s.instructions = r.instructions();
   s.lanes = r.lanes();
-  s.warps = warps.size();
-  // A version-3 file's warp table, entry by entry, against the records (the reader checks only
-  // its form and total; `arcsim sim` checks it the same way while it streams the records).
-  if (const std::optional<WarpTable> t = r.warp_table()) {
-    if (t->warps.size() != warps.size())
-      throw Error(path + ": the trace's warp table lists " + std::to_string(t->warps.size()) + " warps, the records hold " +
-                  std::to_string(warps.size()) + " (corrupt file)");
-    for (size_t i = 0; i < warps.size(); ++i) {
-      const WarpEntry& e = t->warps[i];
-      const WarpEntry& w = warps[i];
-      if (!(e == w))
-        throw Error(path + ": the trace's warp table entry " + std::to_string(i) + " (SM " + std::to_string(e.sm) +
-                    ", sub-core " + std::to_string(e.subcore) + ", warp " + std::to_string(e.warp) + ", " +
-                    std::to_string(e.instructions) + " instructions, gap sum " + std::to_string(e.gap_sum) +
-                    ") does not match the records (SM " + std::to_string(w.sm) + ", sub-core " + std::to_string(w.subcore) +
-                    ", warp " + std::to_string(w.warp) + ", " + std::to_string(w.instructions) + " instructions, gap sum " +
-                    std::to_string(w.gap_sum) + ") (corrupt file)");
-    }
-  }
+  s.warps = table.warps();
+  table.check(r, path);
   s.sms = sms.size();
   return s;
 }

@@ -595,9 +595,9 @@ TEST(TraceReject, ReservedAndEmptyFields) {
   }
 }
 
-// ---- item 16: trace info checks the warp table entry by entry --------------------------------
+// ---- item 16: trace info, sim and verify check the warp table entry by entry ---------------------
 
-TEST(TraceReject, InfoChecksTheWarpTableAgainstTheRecords) {
+TEST(TraceReject, InfoSimAndVerifyCheckTheWarpTableAgainstTheRecords) {
   const std::string good = full_trace("good"), bad = tmp_path("table.arctrace");
   Surgery x = open_file(good);
   Block& t = x.blocks[index_of(x, BlockKind::WarpTable)];
@@ -608,7 +608,7 @@ TEST(TraceReject, InfoChecksTheWarpTableAgainstTheRecords) {
   e[1].gap_sum += 1;  // totals unchanged: only an entry-by-entry check sees it
   t.raw = detail::encode_warp_table(e.data(), e.size());
   save(bad, x);
-  expect_rejected(bad, good, kInfo | kSim, "warp table entry 1", false);
+  expect_rejected(bad, good, kInfo | kSim | kVerify | kVerifyLimit, "warp table entry 1", false);
   EXPECT_NE(testing::error_of([&] { compute_stats(bad); }).find("warp table entry 1"), std::string::npos);
   EXPECT_EQ(testing::error_of([&] { compute_stats(good); }), "");
 }
