@@ -27,6 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include "huge_pages.h"
+
 namespace arc {
 
 template <class T>
@@ -44,11 +46,15 @@ class ZeroTable {
   static constexpr size_t kPageBytes = 4096;  // the unit of touched(): the kernel's page
 
   ZeroTable() = default;
-  explicit ZeroTable(size_t n) : n_(check(n)), touched_(pages(n), 0) {
+  // dense: the caller expects to touch most of the table (a trace with at least as many lane
+  // updates as its buffer has words), so it asks for 2 MB huge pages (huge_pages.h): a fault per
+  // 2 MB, where a sparse table keeps 4 KB pages and pays only for what it touches.
+  explicit ZeroTable(size_t n, bool dense = false) : n_(check(n)), touched_(pages(n), 0) {
     if (n_ == 0) return;
     void* p = ::mmap(nullptr, bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     p_ = static_cast<T*>(p);
+    if (dense) advise_huge(p, bytes());
   }
   // A copy writes only the touched pages (and touches the same ones).
   ZeroTable(const ZeroTable& o) : ZeroTable(o.n_) {

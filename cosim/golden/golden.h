@@ -112,7 +112,8 @@ std::string describe(const Transaction& t);  // "reduced addr=0x.. value=0x.. ma
 // The words live in a ZeroTable: a large buffer costs memory only where atomics landed.
 class MemoryImage {
  public:
-  explicit MemoryImage(size_t words, uint32_t fill = 0) : words_(words) {
+  // dense: most words will be written (ZeroTable's huge-page hint).
+  explicit MemoryImage(size_t words, uint32_t fill = 0, bool dense = false) : words_(words, dense) {
     if (fill) std::fill(words_.begin(), words_.end(), fill);
   }
   void set_arith(fp::Arith a) { arith_ = a; }

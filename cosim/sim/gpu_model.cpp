@@ -15,8 +15,8 @@ GpuModel::GpuModel(sc_core::sc_module_name name, const RunSpec& spec, const Trac
                    const Workload& work, InstrSource& source)
     : sc_module(name),
       spec_(spec),
-      image_(trace.header.buffer_words),
-      words_(trace.header.buffer_words),
+      image_(trace.header.buffer_words, 0, dense_words(trace)),
+      words_(trace.header.buffer_words, dense_words(trace)),
       // A coalesced request goes to one unit: the hash slices on at least the coalescing granule.
       hash_(spec.gpu.addr_hash, static_cast<uint32_t>(spec.gpu.rop_units),
             static_cast<uint32_t>(std::max(spec.knobs.rop_slice_bytes, spec.gpu.coalesce_bytes))) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cache_hint.h"
+#include "huge_pages.h"
 #include "lane_mask.h"
 #include "trace.h"
 #include "trace_source.h"
@@ -41,7 +42,8 @@ class ChunkQueues {
   // chain) and a warp's queued records lie together. The price, at most two partly used chunks
   // per warp with a backlog: the 1M synthetic trace's read-ahead peak 10.5 -> 17.9 MB
   // timing-only, 45.6 -> 52.1 MB full (both ran 10-20 % faster; 2 KB: no faster, more memory).
-  static constexpr uint32_t kChunk = 1024;
+  // 1020 data bytes and the chain link make a chunk 1 KB, 2,048 to a 2 MB block.
+  static constexpr uint32_t kChunk = 1020;
   explicit ChunkQueues(size_t queues) : q_(queues) {}
   uint32_t count(size_t w) const { return q_[w].count; }
   // memcpy(d, s, n), without a library call for the usual 17-32 bytes (a warp-uniform
@@ -141,6 +143,7 @@ class ChunkQueues {
     uint32_t next = kNil;
     uint8_t data[kChunk];
   };
+  static_assert(sizeof(Chunk) == 1024, "2,048 chunks fill one 2 MB block");
   struct Queue {
     uint32_t head = kNil, tail = kNil;  // chunk chain, oldest first
     uint32_t rd = 0, wr = 0;            // read offset in head, write offset in tail
@@ -148,13 +151,24 @@ class ChunkQueues {
   };
   // Chunks live in blocks of kBlock that never move: chunk c is one index into a short table
   // of blocks away (a std::deque of these chunks held one per node, behind a map lookup that
-  // missed the cache as often as the chunk did).
-  static constexpr uint32_t kBlockShift = 10, kBlock = 1u << kBlockShift;
-  Chunk& chunk(uint32_t c) { return blocks_[c >> kBlockShift][c & (kBlock - 1)]; }
-  const Chunk& chunk(uint32_t c) const { return blocks_[c >> kBlockShift][c & (kBlock - 1)]; }
+  // missed the cache as often as the chunk did). A block is one 2 MB page where the kernel
+  // has transparent huge pages (huge_block): the read-ahead (50-60 MB of chunks on issue 16's
+  // trace with values) then takes a page fault and a TLB entry per 2 MB, not per 4 KB.
+  static constexpr uint32_t kBlockShift = 11, kBlock = 1u << kBlockShift;
+  struct FreeBlock {
+    void operator()(Chunk* p) const { std::free(p); }
+  };
+  Chunk& chunk(uint32_t c) { return blocks_[c >> kBlockShift].get()[c & (kBlock - 1)]; }
+  const Chunk& chunk(uint32_t c) const { return blocks_[c >> kBlockShift].get()[c & (kBlock - 1)]; }
+  static std::unique_ptr<Chunk, FreeBlock> new_block() {
+    void* p = huge_block(size_t{kBlock} * sizeof(Chunk));
+    auto* c = static_cast<Chunk*>(p);
+    std::uninitialized_default_construct_n(c, kBlock);
+    return std::unique_ptr<Chunk, FreeBlock>(c);
+  }
   uint32_t take_chunk() {
     if (free_.empty()) {
-      if (chunks_ % kBlock == 0) blocks_.push_back(std::make_unique<Chunk[]>(kBlock));
+      if (chunks_ % kBlock == 0) blocks_.push_back(new_block());
       return chunks_++;
     }
     const uint32_t c = free_.back();
@@ -165,7 +179,7 @@ class ChunkQueues {
   void give_chunk(uint32_t c) { free_.push_back(c); }
 
   std::vector<Queue> q_;
-  std::vector<std::unique_ptr<Chunk[]>> blocks_;
+  std::vector<std::unique_ptr<Chunk, FreeBlock>> blocks_;
   uint32_t chunks_ = 0;  // chunks made (in blocks_)
   std::vector<uint32_t> free_;
 };

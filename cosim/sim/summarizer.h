@@ -72,12 +72,13 @@ inline double as_double(uint32_t bits) {
 
 class Summarizer {
  public:
-  explicit Summarizer(const trace::Header& h) {
+  // dense: the trace is expected to touch most words (ZeroTable's huge-page hint).
+  explicit Summarizer(const trace::Header& h, bool dense = false) {
     s_.header = h;
-    s_.word_updates = ZeroTable<uint32_t>(h.buffer_words);  // all zero, resident only where counted
+    s_.word_updates = ZeroTable<uint32_t>(h.buffer_words, dense);  // all zero, resident only where counted
     if (!h.timing_only) {
-      s_.word_sum = ZeroTable<double>(h.buffer_words);
-      s_.word_abs_sum = ZeroTable<double>(h.buffer_words);
+      s_.word_sum = ZeroTable<double>(h.buffer_words, dense);
+      s_.word_abs_sum = ZeroTable<double>(h.buffer_words, dense);
     }
   }
   void add(const trace::Instr& in, uint64_t i) {

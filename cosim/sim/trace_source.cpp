@@ -76,7 +76,7 @@ class FileSource : public InstrSource {
         head_of_(s.warps.size(), nullptr),
         in_queue_(s.warps.size(), nullptr) {
     if (s.from_table) {
-      tally_.emplace(s.header);
+      tally_.emplace(s.header, dense_words(s));
       tally_->keys(s.warps.size());  // a record's warp is found in index_ (the table) first: its key
     }
     reader_.ignore_seq();  // nothing here reads seq (packed records do not keep it)

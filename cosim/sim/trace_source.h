@@ -52,6 +52,10 @@ struct TraceSummary {
   bool from_table = false;
 };
 
+// Whether a run will touch most of the gradient buffer's words (at least as many lane updates as
+// words): the per-word tables then ask for huge pages (ZeroTable's `dense`).
+inline bool dense_words(const TraceSummary& s) { return s.lane_updates >= s.header.buffer_words; }
+
 // Pass 1. Throws arc::Error on a bad trace (naming the record) or an address outside the buffer.
 // use_table = false: the full pass even where the file has a warp table (tests, benchmarks).
 TraceSummary summarize(const std::string& path, bool use_table = true);
