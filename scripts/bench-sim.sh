@@ -3,6 +3,8 @@
 # trace sizes, fast and RTL level) and writes the table with the date, commit and machine, plus
 # the summary lines computed from that table (nothing typed by hand).
 #   scripts/bench-sim.sh [--out FILE] [--scale S]     (build first: scripts/build.sh)
+#   REF_ARCSIM=path/to/arcsim scripts/bench-sim.sh    also times that build on issue 16's trace,
+#                                  interleaved with this one (a shared machine's speed drifts)
 #   scripts/bench-sim.sh --check   re-runs the smallest size and exits 1 unless its simulated
 #                                  cycles equal the committed table's (tests/docs runs it)
 set -euo pipefail
@@ -58,6 +60,12 @@ if [ -x "$arcsim" ]; then
         > "$issue/$form-$rep.json"
       s1=$(date +%s.%N)
       echo "$form $rep $(echo "$s1 - $s0" | bc) $(stat -c %s "$issue/$form.trc")" >> "$issue/walls.txt"
+      if [ -n "${REF_ARCSIM:-}" ]; then  # the reference build right after, on the same trace
+        s0=$(date +%s.%N)
+        taskset -c 0 "$REF_ARCSIM" sim --trace "$issue/$form.trc" --gpu h100 --mode baseline > /dev/null
+        s1=$(date +%s.%N)
+        echo "$form $rep $(echo "$s1 - $s0" | bc)" >> "$issue/ref_walls.txt"
+      fi
     done
   done
   # The RTL level on the same trace (arc-hw dynamic: the Verilated ARC units in the loop), once.
@@ -170,6 +178,17 @@ core at the fast level, >= 1 M lane updates/s at the RTL level, peak RSS <= 300 
             f.write(f"| {labels[form]} | {size/1e6:.1f} MB | {r['total_cycles']:,} | {w:.2f} | "
                     f"{r['lane_updates']/w/1e6:.1f} M | {r['instructions']/w/1e6:.2f} M | "
                     f"{j['host_cost'].get('first_pass_cpu_seconds', 0):.2f} | {h['cpu_seconds']:.2f} | {h['peak_rss_mb']:.0f} |\n")
+    ref = os.path.join(issue, "ref_walls.txt")
+    if os.path.exists(ref):
+        rb = {}
+        for line in open(ref):
+            form, rep, w = line.split()
+            rb[form] = min(rb.get(form, 1e9), float(w))
+        ref_name = os.environ.get("REF_LABEL") or os.environ.get("REF_ARCSIM", "")
+        f.write(f"\nThe same runs of a reference build (`{ref_name}`), each right after this build's on the same trace "
+                f"(best of 3; the machine's speed drifts between calls, so compare within a call): "
+                + ", ".join(f"{'full (values)' if k == 'full' else 'timing-only'} {v:.2f} s against {best[k][1]:.2f} s"
+                            for k, v in sorted(rb.items()) if k in best) + ".\n")
     sparse = os.path.join(issue, "sparse.txt")
     if os.path.exists(sparse):
         f.write("""
