@@ -195,7 +195,7 @@ core at the fast level, >= 1 M lane updates/s at the RTL level, peak RSS <= 300 
 A short trace on a large buffer: `trace gen -n 4096 --buffer-words 16777216 --sms 132 --warps-per-subcore 16`
 (and `--timing-only`), baseline, one core, once. The per-word tables (image, ROP word state,
 per-word counts and sums) are zero pages that cost only where the run wrote, so memory follows the
-words a trace touches, not the buffer's 16M words (before: ~700 MB and ~2.4 s for the full form).
+words a trace touches, not the buffer's 16M words (build c3e8140, whose tables were written whole: 696 MB and 2.36 s for the full form).
 
 | form | lane updates | wall s | model cpu s | peak RSS MB |
 | --- | --- | --- | --- | --- |
