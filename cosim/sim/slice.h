@@ -26,20 +26,25 @@ struct SliceState {
   std::array<uint64_t, kTracked> until{};   // until when that word counts as queued (1/kSubCycles cycle; 0: free)
 
   // Words other than w that count as queued at time t (1/kSubCycles cycle).
+  // (Branch-free: which entries are live is data, not a pattern a branch predictor learns; `&`
+  // rather than `&&`, so both tests are always made.)
   uint32_t busy_others(uint32_t w, uint64_t t) const {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < kTracked; ++i) n += until[i] > t && word[i] != w;
+    for (uint32_t i = 0; i < kTracked; ++i) n += static_cast<uint32_t>(until[i] > t) & static_cast<uint32_t>(word[i] != w);
     return n;
   }
   // Word w counts as queued until `end`: its entry, else a free one, else the one ending first.
   void note_run(uint32_t w, uint64_t end) {
     uint32_t pick = kTracked;
     for (uint32_t i = 0; i < kTracked; ++i)  // (no early exit: a word has at most one entry)
-      if (until[i] && word[i] == w) pick = i;
+      pick = (static_cast<uint32_t>(until[i] != 0) & static_cast<uint32_t>(word[i] == w)) ? i : pick;
     if (pick == kTracked) {  // the one ending first, the lower word on a tie (not the lower slot:
       pick = 0;              // which words remain must not depend on the order of same-cycle notes)
-      for (uint32_t i = 1; i < kTracked; ++i)
-        if (until[i] < until[pick] || (until[i] == until[pick] && word[i] < word[pick])) pick = i;
+      for (uint32_t i = 1; i < kTracked; ++i) {
+        const bool before = (static_cast<uint32_t>(until[i] < until[pick]) |
+                             (static_cast<uint32_t>(until[i] == until[pick]) & static_cast<uint32_t>(word[i] < word[pick])));
+        pick = before ? i : pick;
+      }
     }
     word[pick] = w;
     until[pick] = end;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -191,20 +192,32 @@ class Summarizer {
     }
     return s_.warps[slot];
   }
-  // One word's share of lanes updates: their values' sums, kept in registers (the same
-  // double additions, in lane order, as one per lane).
+  // One word's share of lanes updates: their values' sums, kept in registers, even and odd
+  // lanes in two sums each (two chains of dependent double adds, not one: these sums only bound
+  // the end-of-run check, check_values, for which any fixed order serves).
   void add_uniform(uint32_t a, const uint8_t* values, uint32_t lanes) {
     s_.word_updates[a] += lanes;
-    double sum = std::as_const(s_.word_sum)[a], abs_sum = std::as_const(s_.word_abs_sum)[a];
-    for (uint32_t k = 0; k < lanes; ++k) {
+    auto value = [values](uint32_t k) {
       uint32_t bits;
       __builtin_memcpy(&bits, values + 4 * k, 4);
-      const double v = as_double(bits);
-      sum += v;
-      abs_sum += v < 0 ? -v : v;
+      return as_double(bits);
+    };
+    double sum0 = 0, sum1 = 0, abs0 = 0, abs1 = 0;
+    uint32_t k = 0;
+    for (; k + 1 < lanes; k += 2) {
+      const double v0 = value(k), v1 = value(k + 1);
+      sum0 += v0;
+      sum1 += v1;
+      abs0 += std::fabs(v0);
+      abs1 += std::fabs(v1);
     }
-    s_.word_sum[a] = sum;
-    s_.word_abs_sum[a] = abs_sum;
+    if (k < lanes) {
+      const double v = value(k);
+      sum0 += v;
+      abs0 += std::fabs(v);
+    }
+    s_.word_sum[a] = std::as_const(s_.word_sum)[a] + (sum0 + sum1);
+    s_.word_abs_sum[a] = std::as_const(s_.word_abs_sum)[a] + (abs0 + abs1);
   }
   // Lane l's word of record i, checked against the gradient buffer.
   uint32_t word_of(const trace::Instr& in, int l, uint64_t i) const {
