@@ -5,6 +5,7 @@
 #   scripts/bench-sim.sh [--out FILE] [--scale S]     (build first: scripts/build.sh)
 #   REF_ARCSIM=path/to/arcsim scripts/bench-sim.sh    also times that build on issue 16's trace,
 #                                  interleaved with this one (a shared machine's speed drifts)
+#   REPS=N scripts/bench-sim.sh      best of N runs of issue 16's trace (default 5)
 #   scripts/bench-sim.sh --check   re-runs the smallest size and exits 1 unless its simulated
 #                                  cycles equal the committed table's (tests/docs runs it)
 set -euo pipefail
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
     --check) check=1; shift ;;
     --out) out=$2; shift 2 ;;
     --scale) scale=$2; shift 2 ;;
-    -h|--help) sed -n 2,8p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
     *) echo "bench-sim.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -43,18 +44,20 @@ fi
 echo "bench-sim.sh: running $bin $scale (a few minutes)" >&2
 SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$bin" "$scale" | tee "$table" >&2
 # Issue 16's own yardstick: its synthetic 1M-instruction trace (the exact `trace gen` command),
-# full form and timing-only, simulated in baseline on one core (taskset -c 0), best of 3.
+# full form and timing-only, simulated in baseline on one core (taskset -c 0), best of REPS (default
+# 5: this build's runs and the reference's alternate, so a drift in the machine's speed hits both).
 arcsim=$build/arcsim
 issue=$(mktemp -d)
 trap 'rm -f "$table"; rm -rf "$issue"' EXIT
 if [ -x "$arcsim" ]; then
-  echo "bench-sim.sh: issue 16's 1M-instruction trace, one core, best of 3" >&2
+  reps=${REPS:-5}
+  echo "bench-sim.sh: issue 16's 1M-instruction trace, one core, best of $reps" >&2
   export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
   "$arcsim" trace gen -o "$issue/full.trc" -n 1000000 --sms 132 --warps-per-subcore 16 --gap-mean 400 --p-same 0.9 >/dev/null
   "$arcsim" trace gen -o "$issue/timing.trc" -n 1000000 --sms 132 --warps-per-subcore 16 --gap-mean 400 --p-same 0.9 \
     --timing-only >/dev/null
   for form in full timing; do
-    for rep in 1 2 3; do
+    for rep in $(seq "$reps"); do
       s0=$(date +%s.%N)
       taskset -c 0 "$arcsim" sim --trace "$issue/$form.trc" --gpu h100 --mode baseline --json --host-cost \
         > "$issue/$form-$rep.json"
@@ -107,9 +110,9 @@ fi
 commit=$(git -C "$root" rev-parse --short HEAD)
 dirty=$(git -C "$root" status --porcelain --untracked-files=no | grep -q . && echo " (with uncommitted changes)" || true)
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
-python3 - "$table" "$out" "$commit$dirty" "$cpu" "$(nproc)" "$scale" "$root/results/h100/full-capture/full.log" "$issue" <<'PY'
+python3 - "$table" "$out" "$commit$dirty" "$cpu" "$(nproc)" "$scale" "$root/results/h100/full-capture/full.log" "$issue" "${reps:-5}" <<'PY'
 import sys, datetime, collections, os, re, json
-table, out, commit, cpu, ncpu, scale, full_log, issue = sys.argv[1:]
+table, out, commit, cpu, ncpu, scale, full_log, issue, reps = sys.argv[1:]
 lines = open(table).read().splitlines()
 rows = [l.split() for l in lines[1:] if l.strip()]
 by = collections.defaultdict(list)  # (level, mode) -> [(instrs, lanes, cpu_s, lane/s, warp instr/s, RSS MB)]
@@ -151,16 +154,16 @@ From the middle to the largest trace (4x the lane updates) CPU time grows x{min(
 """)
     walls = os.path.join(issue, "walls.txt")
     if os.path.exists(walls):
-        f.write("""
+        f.write(f"""
 ## Issue 16's synthetic trace, one core
 
 `arcsim trace gen -n 1000000 --sms 132 --warps-per-subcore 16 --gap-mean 400 --p-same 0.9` (and the
-same with `--timing-only`), then `taskset -c 0 arcsim sim --gpu h100 --mode baseline`, best of 3 by
+same with `--timing-only`), then `taskset -c 0 arcsim sim --gpu h100 --mode baseline`, best of {reps} by
 wall time (the process: the summary from the trace's warp table, model child, report); the last row is arc-hw at the RTL level
 (`--fidelity rtl`), once. Issue 16's target: >= 20 M lane updates/s and >= 1 M warp instructions/s on one
 core at the fast level, >= 1 M lane updates/s at the RTL level, peak RSS <= 300 MB.
 
-| form | trace | cycles | wall s (best of 3) | lane updates/s | warp instructions/s | summary cpu s | model cpu s | peak RSS MB |
+| form | trace | cycles | wall s (best of {reps}) | lane updates/s | warp instructions/s | summary cpu s | model cpu s | peak RSS MB |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 """)
         best = {}
@@ -186,7 +189,7 @@ core at the fast level, >= 1 M lane updates/s at the RTL level, peak RSS <= 300 
             rb[form] = min(rb.get(form, 1e9), float(w))
         ref_name = os.environ.get("REF_LABEL") or os.environ.get("REF_ARCSIM", "")
         f.write(f"\nThe same runs of a reference build (`{ref_name}`), each right after this build's on the same trace "
-                f"(best of 3; the machine's speed drifts between calls, so compare within a call): "
+                f"(best of {reps}; the machine's speed drifts between calls, so compare within a call): "
                 + ", ".join(f"{'full (values)' if k == 'full' else 'timing-only'} {v:.2f} s against {best[k][1]:.2f} s"
                             for k, v in sorted(rb.items()) if k in best) + ".\n")
     sparse = os.path.join(issue, "sparse.txt")
