@@ -8,7 +8,8 @@
 //                   throughput (issue cycles per sub-core)
 // With a second argument --prims-count: only the primitives' kernels, once each, untimed, and
 // their launch order in prims_count.csv, for Nsight Compute to count their warp instructions
-// (scripts/gpu-microbench-count.sh).
+// (scripts/gpu-microbench-count.sh). ARC_MB_OFFSET_MB=N in the environment: the pattern buffer
+// starts N MB into its allocation (scripts/gpu-microbench-placements.sh).
 // Atomics are issued through inline PTX (red.global.add.f32 / atom.global.add.f32) so the
 // compiler cannot aggregate a uniform-address warp itself; `atomicAdd` is measured too, as
 // the compiler emits it (scripts/gpu-microbench.sh records the SASS of both).
@@ -56,7 +57,8 @@ __device__ __forceinline__ float atom_add(float* p, float v) {
 // line per slot). Lanes >= active are idle.
 struct Pattern {
   int k, lane_stride, regions, reg_stride, active;
-  int reps = 4;  // outer repetitions of the kIters unrolled atomics
+  int reps = 4;   // outer repetitions of the kIters unrolled atomics
+  int share = 1;  // consecutive warps on one region: warp w uses region (w / share) % regions
 };
 
 template <int OP>
@@ -64,7 +66,7 @@ __global__ void __launch_bounds__(kThreads) tp_kernel(float* buf, Pattern pt, fl
   const int lane = threadIdx.x & 31;
   const long gw = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   if (lane >= pt.active) return;
-  float* p = buf + (gw % pt.regions) * pt.reg_stride + (lane % pt.k) * pt.lane_stride;
+  float* p = buf + (gw / pt.share % pt.regions) * pt.reg_stride + (lane % pt.k) * pt.lane_stride;
   const float v = 1.0f + lane * 0.0f;
   float acc = 0.0f;
   for (int r = 0; r < pt.reps; ++r) {
@@ -185,7 +187,15 @@ int main(int argc, char** argv) {
   long long* dcyc = nullptr;
   unsigned long long* dacc = nullptr;
   const size_t buf_floats = size_t(64) << 20;  // 256 MB
-  CK(cudaMalloc(&buf, buf_floats * sizeof(float)));
+  // ARC_MB_OFFSET_MB=N: the patterns start N MB into a larger allocation, so a rerun lands
+  // on other physical pages (the L2 slice of a line depends on physical address bits: issue 17
+  // measures how much a pattern's rate moves with its placement).
+  const char* off_env = std::getenv("ARC_MB_OFFSET_MB");
+  const size_t offset_floats = (off_env ? std::strtoull(off_env, nullptr, 10) : 0) << 18;  // MB -> floats
+  float* alloc = nullptr;
+  CK(cudaMalloc(&alloc, (buf_floats + offset_floats) * sizeof(float)));
+  buf = alloc + offset_floats;
+  std::printf("pattern buffer at offset %zu MB\n", offset_floats >> 18);
   CK(cudaMalloc(&sink, 64));
   CK(cudaMalloc(&dcyc, 64));
   CK(cudaMalloc(&dacc, 64));
@@ -322,6 +332,26 @@ int main(int argc, char** argv) {
   }
   tp("long_sms_active_offset", kRed, {32, 32, 0, 32 * 33, 1}, 66, 1, 8);
 
+  // 12. Warps sharing a word (issue 17): every warp's 32 lanes on one word, as k_per_warp k=1
+  //     (own word per warp, words 4 KB apart: 39.1 lane atomics/cycle) and spread_same R=4096
+  //     (two warps per word, adjacent lines: 32.0). Which of the two differences sets the rate:
+  //     words shared by several warps, or the words' spacing (adjacent lines vs 4 KB)? Each
+  //     sharing count (1, 2, 4 warps per word) at both spacings, the sharers far apart on the
+  //     chip (warp w and w + warps / n: other SMs) or side by side (share: n consecutive warps
+  //     of one block, so one SM); the regions count is the chip's warps / n.
+  {
+    const int warps = nsm * 2 * (kThreads / 32);
+    for (int stride : {32, 32 * 32})
+      for (int n : {1, 2, 4}) {
+        tp("word_sharing", kRed, {1, 1, warps / n, stride, 32}, nsm, 2);
+        if (n > 1) {
+          Pattern side{1, 1, warps / n, stride, 32};
+          side.share = n;
+          tp("word_sharing_side", kRed, side, nsm, 2);
+        }
+      }
+  }
+
   // ---- latency ----
   fl = open_csv(dir, "latency.csv", "test,k,lane_stride,active,n,cycles,cycles_per_op");
   auto lat = [&](const char* test, int mode, int k, int ls, int active) {
@@ -443,7 +473,7 @@ int main(int argc, char** argv) {
   if (ft) std::fclose(ft);
   if (fl) std::fclose(fl);
   std::fclose(fp);
-  CK(cudaFree(buf));
+  CK(cudaFree(alloc));
   std::printf("done\n");
   return 0;
 }
