@@ -8,8 +8,10 @@
 # Writes OUT_DIR/gpu.txt and OUT_DIR/off<MB>[b]/{throughput.csv,clock.csv,run.log} (b: a second
 # run at that offset). OFFSETS="0 0 2 ..." overrides the offsets (MB).
 set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: scripts/gpu-microbench-placements.sh OUT_DIR [BINARY]" >&2; exit 2; }
 out=$1
 bin=${2:-.devcarry/arc_microbench}
+[ -x "$bin" ] || { echo "gpu-microbench-placements.sh: $bin is not an executable (build it with nvcc, see the header)" >&2; exit 2; }
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm --format=csv > "$out/gpu.txt"
 for off in ${OFFSETS:-0 0 2 6 14 30 62 126 254 510}; do

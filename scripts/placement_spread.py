@@ -57,11 +57,16 @@ def collect(d):
         tp = os.path.join(run, "throughput.csv")
         if not os.path.exists(tp):
             sys.exit(f"placement_spread.py: {tp} is missing")
-        for r in read(tp):
-            if r["op"] != "red" or float(r["lane_ops"]) == 0:  # scalar REDs that did work
-                continue
-            by.setdefault(key(r), []).append(float(r["lane_ops_per_clk"]))
-            first.setdefault(key(r), r)
+        try:
+            for r in read(tp):
+                if r["op"] != "red" or float(r["lane_ops"]) == 0:  # scalar REDs that did work
+                    continue
+                by.setdefault(key(r), []).append(float(r["lane_ops_per_clk"]))
+                first.setdefault(key(r), r)
+        except (KeyError, ValueError, TypeError) as e:
+            sys.exit(f"placement_spread.py: {tp}: not a microbenchmark throughput.csv ({type(e).__name__}: {e})")
+    if not by:
+        sys.exit(f"placement_spread.py: no scalar RED rows with work in {d}/off*/throughput.csv")
     return [os.path.basename(r) for r in runs], by, first
 
 
