@@ -12,6 +12,7 @@ Python 3 standard library only.
 """
 import collections
 import csv
+import gzip
 import json
 import os
 import statistics
@@ -23,8 +24,20 @@ PAGE_LINES = (2 << 20) // 128
 PATTERN_WARPS = 66 * 32  # slices.cu kPatternWarps: atomics.cu's 66-SM launches
 
 
+def found(run, name):
+    """The path of run/name, or of run/name.gz (the largest committed tables are stored
+    compressed, to keep the tree small), or None."""
+    path = os.path.join(run, name)
+    for p in (path, path + ".gz"):
+        if os.path.exists(p):
+            return p
+    return None
+
+
 def read(run, name):
-    with open(os.path.join(run, name), newline="") as f:
+    path = found(run, name) or os.path.join(run, name)  # (a missing file: open() names it)
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
         return list(csv.DictReader(f))
 
 
@@ -119,8 +132,7 @@ def main():
                        f"{max(c.values())} | {max(c.values()) / mean:.2f} | "
                        f"{statistics.mean(len(k) for k in blocks):.1f} | "
                        f"{statistics.mean(max(k.values()) for k in blocks):.2f} |")
-    lat_path = os.path.join(run, "latency.csv")
-    if os.path.exists(lat_path):
+    if found(run, "latency.csv"):
         lat = collections.defaultdict(dict)
         for r in read(run, "latency.csv"):
             lat[int(r["smid"])][int(r["line"])] = int(r["cycles"])
