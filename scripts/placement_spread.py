@@ -14,7 +14,6 @@ validates against) where that run has the row.
 Python 3 standard library.
 """
 import argparse
-import csv
 import glob
 import json
 import os
@@ -22,6 +21,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from calibrate_sim import rows as read_csv  # noqa: E402
 from micro_sweep import SWEEPS, case_of  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,11 +29,6 @@ REF = [os.path.join(ROOT, "results/h100/microbench"),
        os.path.join(ROOT, "results/h100/validation/full/microbench-active"),
        os.path.join(ROOT, "results/h100/validation/full/microbench-lanes")]
 KEY = ("sweep", "k", "lane_stride", "regions", "reg_stride", "active", "sms", "blocks_per_sm")
-
-
-def read(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def key(r):
@@ -58,7 +53,7 @@ def collect(d):
         if not os.path.exists(tp):
             sys.exit(f"placement_spread.py: {tp} is missing")
         try:
-            for r in read(tp):
+            for r in read_csv(run, "throughput.csv"):
                 if r["op"] != "red" or float(r["lane_ops"]) == 0:  # scalar REDs that did work
                     continue
                 by.setdefault(key(r), []).append(float(r["lane_ops_per_clk"]))
@@ -73,9 +68,8 @@ def collect(d):
 def reference(raws):
     out = {}
     for raw in raws:
-        p = os.path.join(raw, "throughput.csv")
-        if os.path.exists(p):
-            for r in read(p):
+        if os.path.exists(os.path.join(raw, "throughput.csv")):
+            for r in read_csv(raw, "throughput.csv"):
                 if r["op"] == "red":
                     out.setdefault(key(r), float(r["lane_ops_per_clk"]))
     return out

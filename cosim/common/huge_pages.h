@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <memory>
 #include <new>
 
 namespace arc {
@@ -24,6 +25,13 @@ inline void* huge_block(size_t bytes) {
   ::madvise(p, n, MADV_HUGEPAGE);  // advice: ignored where unsupported
   return p;
 }
+
+// Owner of a huge_block (std::free on release): HugePtr<T> for a block used as T objects.
+struct FreeHuge {
+  void operator()(void* p) const { std::free(p); }
+};
+template <class T>
+using HugePtr = std::unique_ptr<T, FreeHuge>;
 
 // Advise an existing mapping (2 MB aligned start and length: the whole pages inside it).
 inline void advise_huge(void* p, size_t bytes) {

@@ -155,16 +155,13 @@ class ChunkQueues {
   // has transparent huge pages (huge_block): the read-ahead (50-60 MB of chunks on issue 16's
   // trace with values) then takes a page fault and a TLB entry per 2 MB, not per 4 KB.
   static constexpr uint32_t kBlockShift = 11, kBlock = 1u << kBlockShift;
-  struct FreeBlock {
-    void operator()(Chunk* p) const { std::free(p); }
-  };
   Chunk& chunk(uint32_t c) { return blocks_[c >> kBlockShift].get()[c & (kBlock - 1)]; }
   const Chunk& chunk(uint32_t c) const { return blocks_[c >> kBlockShift].get()[c & (kBlock - 1)]; }
-  static std::unique_ptr<Chunk, FreeBlock> new_block() {
+  static HugePtr<Chunk> new_block() {
     void* p = huge_block(size_t{kBlock} * sizeof(Chunk));
     auto* c = static_cast<Chunk*>(p);
     std::uninitialized_default_construct_n(c, kBlock);
-    return std::unique_ptr<Chunk, FreeBlock>(c);
+    return HugePtr<Chunk>(c);
   }
   uint32_t take_chunk() {
     if (free_.empty()) {
@@ -179,7 +176,7 @@ class ChunkQueues {
   void give_chunk(uint32_t c) { free_.push_back(c); }
 
   std::vector<Queue> q_;
-  std::vector<std::unique_ptr<Chunk, FreeBlock>> blocks_;
+  std::vector<HugePtr<Chunk>> blocks_;
   uint32_t chunks_ = 0;  // chunks made (in blocks_)
   std::vector<uint32_t> free_;
 };

@@ -1,6 +1,5 @@
 #include "request.h"
 
-#include <cstdlib>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -22,10 +21,7 @@ bool g_pools_alive = false;
 struct Pools {
   Pools() { g_pools_alive = true; }
   ~Pools() { g_pools_alive = false; }  // a handle released after this (static teardown) just lets go
-  struct FreeSlab {
-    void operator()(void* p) const { std::free(p); }
-  };
-  std::vector<std::unique_ptr<void, FreeSlab>> slabs;  // every block ever made lives in one (OpBlock: plain data)
+  std::vector<HugePtr<void>> slabs;  // every block ever made lives in one (OpBlock: plain data)
   OpBlock* next = nullptr;  // the current slab's next unused block
   size_t left = 0;          // blocks left in it
   std::vector<OpBlock*> free_blocks;
