@@ -20,6 +20,9 @@
 #include <cstring>
 #include <string>
 #include <vector>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "fp32_native.h"
 #include "fp32_ref.h"
@@ -130,12 +133,36 @@ class MemoryImage {
       for (size_t k = 0; k < n; ++k) apply(addr, value_of(k));
       return;
     }
+    if (n == 0) return;
+#if defined(__x86_64__) && defined(__SSE2__)
+    // A longer run (a warp-uniform instruction's lanes): with MXCSR's DAZ (subnormal inputs read
+    // as zero of their sign) and FTZ (a subnormal result is zero of its sign) on for the loop,
+    // each add_native(w, v, Flush) is one addss and the chain stays in a register. The same
+    // bits: an exact sum in the subnormal range is representable (both operands are multiples
+    // of 2^-149), so FTZ flushes exactly what flush_subnormal would; a NaN stays a NaN through
+    // the adds that follow, so canonicalizing once at the end is canonicalizing each. The empty
+    // asm statements pin the adds between the two MXCSR writes (GCC does not order float
+    // arithmetic against ldmxcsr by itself). tests/rtl/test_golden.cpp checks runs against
+    // one apply() at a time, and tests/fp add_native against the MPFR reference.
+    if (n >= kMxcsrRun) {
+      const unsigned csr = _mm_getcsr();
+      _mm_setcsr(csr | 0x8040u);  // FTZ (bit 15), DAZ (bit 6)
+      __m128 acc = _mm_castsi128_ps(_mm_cvtsi32_si128(static_cast<int>(words_[addr])));
+      asm volatile("" : "+x"(acc));
+      for (size_t k = 0; k < n; ++k)
+        acc = _mm_add_ss(acc, _mm_castsi128_ps(_mm_cvtsi32_si128(static_cast<int>(value_of(k)))));
+      asm volatile("" : "+x"(acc));
+      _mm_setcsr(csr);
+      const auto w = static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_castps_si128(acc)));
+      words_[addr] = fp::is_nan(w) ? fp::kCanonicalNaN : w;
+      return;
+    }
+#endif
     // fp::add_native(w, v, Flush) in turn, with w kept flushed between the adds (its result is
     // flushed or the canonical NaN: flushing it again is the identity) and the sum in a
     // register: one SSE addss rounds once to binary32 (x86-64, no x87 excess precision, and a
     // lone add has nothing to contract), the store and reload add_native's volatile forces
     // would lengthen this chain of dependent adds.
-    if (n == 0) return;
     uint32_t w = fp::flush_subnormal(words_[addr]);
     for (size_t k = 0; k < n; ++k) {
       const uint32_t v = fp::flush_subnormal(value_of(k));
@@ -149,6 +176,7 @@ class MemoryImage {
     words_[addr] = w;
   }
   uint32_t at(uint32_t addr) const;           // throws arc::Error when addr >= size()
+  static constexpr size_t kMxcsrRun = 4;  // apply_run's register chain from this many ops on (x86-64)
   size_t size() const { return words_.size(); }
   const ZeroTable<uint32_t>& words() const { return words_; }
   ZeroTable<uint32_t> take_words() { return std::move(words_); }  // the image is empty after

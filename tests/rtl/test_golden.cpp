@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 #include <vector>
 
 #include "error.h"
@@ -187,11 +190,16 @@ TEST(Golden, MemoryImageRunIsOneApplyAtATime) {
     if (r % 4 == 1) return static_cast<uint32_t>((rng() & 0x807FFFFFu) | ((rng() % 3) << 23));  // subnormal or near it
     return static_cast<uint32_t>(rng());
   };
+#if defined(__x86_64__) && defined(__SSE2__)
+  const unsigned csr_before = _mm_getcsr() & ~0x3Fu;  // (bits 0-5: sticky exception flags)
+#endif
+  size_t long_runs = 0;
   for (const auto arith : {arc::fp::Arith::Reference, arc::fp::Arith::Native}) {
     for (int trial = 0; trial < 2000; ++trial) {
       const uint32_t start = pick();
       std::vector<uint32_t> v(1 + rng() % 32);
       for (uint32_t& x : v) x = pick();
+      long_runs += arith == arc::fp::Arith::Native && v.size() >= MemoryImage::kMxcsrRun;
       MemoryImage one(2, start), run(2, start);
       one.set_arith(arith);
       run.set_arith(arith);
@@ -200,6 +208,33 @@ TEST(Golden, MemoryImageRunIsOneApplyAtATime) {
       ASSERT_EQ(run.words(), one.words()) << "trial " << trial;
     }
   }
+  // Directed: long runs whose last add lands in the subnormal range (flushed to a zero of its
+  // sign), or whose middle makes a NaN (Inf - Inf, a NaN value) that later adds carry on.
+  struct Case {
+    uint32_t start;
+    std::vector<uint32_t> v;
+    uint32_t want;
+  };
+  const Case cases[] = {
+      {0u, {0u, 0u, 0x00C00000u, 0x80800000u}, 0u},                  // 1.5 x 2^-126 - 2^-126
+      {0u, {0u, 0u, 0x80C00000u, 0x00800000u}, 0x80000000u},         // its negative: -0
+      {0x00400000u, {0u, 0u, 0u, 0u}, 0u},                           // a subnormal word, adds of +0
+      {0x7F800000u, {0xFF800000u, kOne, kOne, kOne}, 0x7FFFFFFFu},   // Inf - Inf, then finite adds
+      {kOne, {0xFFC00001u, kOne, 0x7F800000u, kOne}, 0x7FFFFFFFu},   // a NaN with a payload
+  };
+  for (const Case& c : cases) {
+    MemoryImage one(2, c.start), run(2, c.start);
+    one.set_arith(arc::fp::Arith::Native);
+    run.set_arith(arc::fp::Arith::Native);
+    for (uint32_t x : c.v) one.apply(1, x);
+    run.apply_run(1, c.v.size(), [&](size_t k) { return c.v[k]; });
+    EXPECT_EQ(one.at(1), c.want) << std::hex << c.start;
+    EXPECT_EQ(run.at(1), c.want) << std::hex << c.start;
+  }
+  EXPECT_GT(long_runs, 1500u);  // most Native runs take the register chain (x86-64: under DAZ/FTZ)
+#if defined(__x86_64__) && defined(__SSE2__)
+  EXPECT_EQ(_mm_getcsr() & ~0x3Fu, csr_before);  // the run left the rounding and flush modes as they were
+#endif
   MemoryImage m(2, 0x00000001u);
   m.apply_run(1, 0, [](size_t) { return kOne; });  // no op: the word is left as it is
   EXPECT_EQ(m.at(1), 0x00000001u);
