@@ -283,12 +283,18 @@ def main():
             print(f"micro_sweep.py: error: no rows of sweeps {a.cases}", file=sys.stderr)
             return 2
         ok = True
+        compared = 0
         for c in doc["cases"]:
             if c["case"] in got:
                 same = abs(got[c["case"]] - c["predicted"]) <= 1e-9 * abs(c["predicted"])
                 ok &= same
+                compared += 1
                 print(f'{"ok  " if same else "DIFF"} {c["case"]}: committed {c["predicted"]:.6g}, re-run {got[c["case"]]:.6g}')
-        print(f'micro sweep table vs re-run: {"agree" if ok else "DIFFER"}')
+        if compared == 0:
+            print(f"micro_sweep.py: error: the re-run's {len(got)} rows match no committed row of {a.check}",
+                  file=sys.stderr)
+            return 1
+        print(f'micro sweep table vs re-run: {"agree" if ok else "DIFFER"} on {compared} rows')
         return 0 if ok else 1
     cs = evaluate(a)
     doc = {"generated": provenance(a.arcsim), "args": a.args, "raw": [os.path.relpath(r, root) for r in a.raw],

@@ -10,7 +10,12 @@
 #               top does not exercise: it starts the matcher only when idle)
 #   4. formal   the six bounded proofs of tests/formal (both RfPort configurations, lanes,
 #               handshake under back-pressure, completion bound; ARCSIM_RTL_DIR likewise)
-# A mutant no stage kills survives; rtl/README.md gives each survivor's reason or test.
+# A mutant no stage kills survives; rtl/README.md gives each survivor's reason or test. A stage
+# kills only by failing a check (a lint warning, a failed test, a failed proof, or a time-out: a
+# mutant that hangs the simulation is caught); a stage that cannot run (a missing tool or binary,
+# a crash with no failed check) stops the script with exit 2, and before any mutant counts as
+# killed by a stage, that stage must pass on the unmutated rtl/ (so a broken test set-up cannot
+# score kills).
 #
 #   scripts/mutate-rtl.sh [--list] [--only ID[,ID...]] [--no-lint] [--out DIR]
 #     --list   check that every mutant applies (its edit changes its file) and print them; no tests
@@ -106,22 +111,55 @@ lint() {  # lint DIR: every module of the copy, as scripts/lint-rtl.sh
   done
 }
 
+# Each stage returns 0 (passed), 1 (a check failed: the mutant is killed), or exits the script
+# with 2 when it could not judge (the log's tail is printed).
+cannot_judge() {  # cannot_judge STAGE LOG STATUS
+  echo "arcsim: error: mutate-rtl.sh: stage $1 ended with status $3 without a failed check (see $2):" >&2
+  tail -n 5 "$2" >&2 || true
+  exit 2
+}
+
 icarus() {  # icarus DIR
-  local bin=$build/tests/rtl/test_icarus
+  local bin=$build/tests/rtl/test_icarus rc=0
   [ -x "$bin" ] || { echo "arcsim: error: $bin not built (cmake --build build --target test_icarus)" >&2; exit 2; }
-  ARCSIM_RTL_DIR=$1 timeout 60 "$bin" --gtest_brief=1 >"$1/icarus.log" 2>&1
+  ARCSIM_RTL_DIR=$1 timeout 60 "$bin" --gtest_brief=1 >"$1/icarus.log" 2>&1 || rc=$?
+  [ "$rc" = 0 ] && return 0
+  { [ "$rc" = 124 ] || grep -q '^\[  FAILED  \]' "$1/icarus.log"; } && return 1
+  cannot_judge icarus "$1/icarus.log" "$rc"
 }
 
 units() {  # units DIR
-  "$root/tests/rtl/run_tb_addr_match.sh" "$1" >"$1/units.log" 2>&1
+  local rc=0
+  "$root/tests/rtl/run_tb_addr_match.sh" "$1" >"$1/units.log" 2>&1 || rc=$?
+  [ "$rc" = 0 ] && return 0
+  [ "$rc" = 1 ] && return 1  # run_tb_addr_match.sh: 1 = the testbench reported no PASS
+  cannot_judge units "$1/units.log" "$rc"
 }
 
 formal() {  # formal DIR: the six proofs of tests/formal/CMakeLists.txt
-  local spec
+  local spec rc
   for spec in "1 0 6" "1 1 7" "2 0 8" "2 1 10" "3 0 14" "3 1 14"; do
+    rc=0
     # shellcheck disable=SC2086
-    ARCSIM_RTL_DIR=$1 timeout 300 "$root/tests/formal/run_formal.sh" $spec >"$1/formal.log" 2>&1 || return 1
+    ARCSIM_RTL_DIR=$1 timeout 300 "$root/tests/formal/run_formal.sh" $spec >"$1/formal.log" 2>&1 || rc=$?
+    [ "$rc" = 0 ] && continue
+    { [ "$rc" = 124 ] || grep -q 'Assert failed\|FAILED\|failed' "$1/formal.log"; } && return 1
+    cannot_judge formal "$1/formal.log" "$rc"
   done
+}
+
+# The unmutated rtl/ must pass a stage before a mutant counts as killed by it (checked once per
+# stage, when a mutant first fails it).
+declare -A pristine_ok=()
+pristine() {  # pristine STAGE
+  [ -n "${pristine_ok[$1]:-}" ] && return 0
+  local dir=$tmp/pristine
+  rm -rf "$dir"; mkdir -p "$dir"; cp "$root"/rtl/*.sv "$dir/"
+  if ! "$1" "$dir"; then
+    echo "arcsim: error: mutate-rtl.sh: the unmutated rtl/ fails stage $1 (see $dir): the tests, not a mutant, are broken" >&2
+    exit 2
+  fi
+  pristine_ok[$1]=1
 }
 
 n=0 killed=0 survived=0
@@ -143,13 +181,16 @@ while IFS= read -r line; do
     continue
   fi
   t0=$(date +%s)
-  if [ "$nolint" = 0 ] && ! lint "$dir"; then res="killed" by="lint"
-  elif ! icarus "$dir"; then res="killed" by="icarus"
-  elif ! units "$dir"; then res="killed" by="units"
-  elif ! formal "$dir"; then res="killed" by="formal"
-  else res="SURVIVED" by="-"
-  fi
+  res="SURVIVED" by="-"
+  for stage in lint icarus units formal; do
+    [ "$stage" = lint ] && [ "$nolint" = 1 ] && continue
+    if ! "$stage" "$dir"; then
+      res="killed" by=$stage
+      break
+    fi
+  done
   secs=$(( $(date +%s) - t0 ))
+  [ "$res" = killed ] && pristine "$by"
   [ "$res" = killed ] && killed=$((killed + 1)) || survived=$((survived + 1))
   printf '%-3s %-22s %-10s %-9s %s (%s, %ss)\n' "$id" "$file" "$cat" "$res" "$why" "$by" "$secs"
   rows+=("$id	$file	$cat	$res	$by	$secs	$why")

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -187,9 +188,18 @@ TEST(AreaCli, ColdThenWarmRtx4090) {
   // The table: says it is an estimate, and shows the paper's figures beside ours.
   const ProcessResult r = env().arcsim({"--gpu", "rtx4090"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* s : {"not sign-off area", "70,000", "35.84M", "0.047%", "per sub-core", "arc_fp32_add", "ARC-added",
+  for (const char* s : {"not sign-off area", "70,000", "35.84M", "per sub-core", "arc_fp32_add", "ARC-added",
                         "reused", "RfPort=1", "Stages"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  // The fraction-of-die row, both columns computed: the paper's 512 x 70K over the die, and ours
+  // as the JSON has it (not the cited paper line below the table).
+  char ours[32];
+  std::snprintf(ours, sizeof ours, "%.4f%%", 100.0 * gpu.at("fraction").get<double>());
+  const size_t row = r.out.find("fraction of the die (76.00B transistors)");
+  ASSERT_NE(row, std::string::npos) << r.out;
+  const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
+  EXPECT_NE(line.find("0.0472%"), std::string::npos) << line;  // 512 x 70,000 / 76e9
+  EXPECT_NE(line.find(ours), std::string::npos) << ours << " in: " << line;
   // ... and, unlike the JSON, where the reports came from (all cached by now).
   const std::string n = std::to_string(cold.at("modules").size() + 4);
   EXPECT_NE(r.out.find(n + " of " + n + " syntheses from the cache"), std::string::npos) << r.out;

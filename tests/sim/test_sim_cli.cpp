@@ -206,7 +206,12 @@ TEST(SimCli, UpgradedTraceSimulatesTheSame) {
   EXPECT_NE(again.err.find("already format version 3"), std::string::npos) << again.err;
 }
 
-TEST(SimCli, Counts) { std::printf("sim cli: %d passed, %d failed\n", checks - failures, failures); }
+// The tally of the checks above, printed once after all tests (not a test of its own: it checks nothing).
+class CountPrinter : public ::testing::Environment {
+ public:
+  void TearDown() override { std::printf("sim cli: %d passed, %d failed\n", checks - failures, failures); }
+};
+[[maybe_unused]] auto* const count_printer = ::testing::AddGlobalTestEnvironment(new CountPrinter);
 
 // A waveform that does not read back is refused (Verilator's FST writer reports no failed
 // write; a disk that fills mid-write leaves such a file): a whole FST passes, half of it fails.
