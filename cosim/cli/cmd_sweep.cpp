@@ -20,6 +20,7 @@
 #include "spec.h"
 #include "subcommand.h"
 #include "numarg.h"
+#include "options.h"
 #include "tracegen.h"
 
 namespace fs = std::filesystem;
@@ -208,7 +209,8 @@ void setup(CLI::App& app) {
       ->check(CLI::IsMember({"local", "slurm"}))
       ->capture_default_str();
   sub->add_option("-j,--jobs", o->jobs,
-                  "local: points run at once (default: all cores); slurm: array tasks at once (%N, default: no limit)");
+                  "local: points run at once (default: all cores); slurm: array tasks at once (%N, default: no limit)")
+      ->transform(arc::cli::count_in(1, 4096));
   sub->add_option("--out", o->out, "results folder (default: ./sweep-<name>)");
   sub->add_flag("--dry-run", o->dry_run, "check the spec and list its points; run nothing, write nothing");
   sub->add_flag("--no-wait", o->no_wait, "slurm: return once the job array is submitted");
@@ -217,7 +219,9 @@ void setup(CLI::App& app) {
   sub->add_option("--time", o->time, "slurm: sbatch --time, per array task (e.g. 00:30:00)");
   sub->add_option("--sbatch-arg", o->sbatch_args, "slurm: one more sbatch argument, verbatim (repeatable; write "
                                                   "--sbatch-arg=--qos=long)");
-  sub->add_option("--poll", o->poll, "slurm: seconds between squeue polls")->capture_default_str();
+  sub->add_option("--poll", o->poll, "slurm: seconds between squeue polls")
+      ->transform(arc::cli::real_in(0.1, 3600))
+      ->capture_default_str();
   sub->add_option("--arcsim", o->arcsim, "slurm: arcsim executable as the compute nodes see it (default: this one)");
 
   sub->footer("\nKeys of a spec's [set] table and axes (as --set of arcsim sim):\n" + arc::config::params_help(true) +
@@ -225,7 +229,9 @@ void setup(CLI::App& app) {
               "Environment: ARCSIM_PYTHON (merge --plot).");
   auto* rp = sub->add_subcommand("run-point", "Run point INDEX of DIR/plan.json (what each Slurm array task does).");
   rp->add_option("dir", o->dir, "results folder")->required();
-  rp->add_option("index", o->index, "point index in DIR/plan.json")->required();
+  rp->add_option("index", o->index, "point index in DIR/plan.json")
+      ->required()
+      ->transform(arc::cli::count_in(0, UINT32_MAX));
   rp->callback([o] { run_point(*o); });
 
   auto* mg = sub->add_subcommand("merge", "Merge DIR/points into DIR/results.csv and DIR/results.json (+ plots).");

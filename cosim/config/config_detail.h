@@ -14,6 +14,13 @@ namespace arc::config::detail {
   throw Error(origin + ": key '" + std::string(key) + "': " + what);
 }
 
+// Where key's value came from, for an error about it: "--set" when the command line gave it,
+// else `file_origin` (the config file being checked).
+inline std::string origin_of(const GpuConfig& cfg, const char* key, const std::string& file_origin) {
+  const auto it = cfg.sources.find(key);
+  return it != cfg.sources.end() && it->second == "--set" ? it->second : file_origin;
+}
+
 // Checks both shared-link levels (maps and rates) of cfg; throws naming origin and the key.
 void validate_shared_links(const GpuConfig& cfg, const std::string& origin);
 

@@ -352,9 +352,10 @@ std::string resolved_text(const GpuConfig& gpu, const ModelKnobs& knobs) {
   return s.str();
 }
 
-void validate(const GpuConfig& cfg, const std::string& origin) {
-  detail::validate_shared_links(cfg, origin);
+void validate(const GpuConfig& cfg, const std::string& file_origin) {
+  detail::validate_shared_links(cfg, file_origin);
   for (const auto& p : gpu_params()) {
+    const std::string origin = detail::origin_of(cfg, p.key, file_origin);
     switch (p.kind) {
       case Kind::Int: {
         const auto v = cfg.*std::get<std::int64_t GpuConfig::*>(p.field);

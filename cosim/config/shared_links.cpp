@@ -89,7 +89,8 @@ std::vector<std::uint32_t> level_map(const GpuConfig& cfg, const LevelKeys& k) {
 
 void detail::validate_shared_links(const GpuConfig& cfg, const std::string& origin) {
   for (const LevelKeys* k : {&kGpcLevel, &kGroupLevel})
-    (void)parse_level_rates(cfg, *k, parse_level_map(cfg, *k, origin), origin);
+    (void)parse_level_rates(cfg, *k, parse_level_map(cfg, *k, detail::origin_of(cfg, k->map_key, origin)),
+                            detail::origin_of(cfg, k->rates_key, origin));
 }
 
 std::vector<std::uint32_t> gpc_of_sm(const GpuConfig& cfg) { return level_map(cfg, kGpcLevel); }
