@@ -6,6 +6,7 @@ set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build pkg-config git
   verilator yosys iverilog z3
+  clang
   libsystemc-dev libmpfr-dev libgmp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev libzstd-dev zstd
