@@ -107,14 +107,19 @@ apply() {  # apply FILE EXPR DIR: edit a fresh copy of rtl/ in DIR; fail if noth
 lint() {  # lint DIR: every module of the copy, as scripts/lint-rtl.sh
   local dir=$1 f
   for f in "$dir"/*.sv; do
-    verilator --lint-only -Wall -I"$dir" "$f" --top-module "$(basename "$f" .sv)" >/dev/null 2>&1 || return 1
+    verilator --lint-only -Wall -I"$dir" "$f" --top-module "$(basename "$f" .sv)" >>"$dir/lint.log" 2>&1 || return 1
   done
 }
 
 # Each stage returns 0 (passed), 1 (a check failed: the mutant is killed), or exits the script
 # with 2 when it could not judge (the log's tail is printed).
+keep_log() {  # keep_log LOG NAME: a copy in the --out folder (the temporary copies of rtl/ go at exit)
+  mkdir -p "$out"
+  cp "$1" "$out/$2" 2>/dev/null && echo "$out/$2" || echo "$1 (gone)"
+}
+
 cannot_judge() {  # cannot_judge STAGE LOG STATUS
-  echo "arcsim: error: mutate-rtl.sh: stage $1 ended with status $3 without a failed check (see $2):" >&2
+  echo "arcsim: error: mutate-rtl.sh: stage $1 ended with status $3 without a failed check (log: $(keep_log "$2" "cannot-judge-$1.log")):" >&2
   tail -n 5 "$2" >&2 || true
   exit 2
 }
@@ -143,7 +148,9 @@ formal() {  # formal DIR: the six proofs of tests/formal/CMakeLists.txt
     # shellcheck disable=SC2086
     ARCSIM_RTL_DIR=$1 timeout 300 "$root/tests/formal/run_formal.sh" $spec >"$1/formal.log" 2>&1 || rc=$?
     [ "$rc" = 0 ] && continue
-    { [ "$rc" = 124 ] || grep -q 'Assert failed\|FAILED\|failed' "$1/formal.log"; } && return 1
+    # A kill is a counterexample (smtbmc's "Assert failed", which run_formal.sh prints from its
+    # log) or a time-out; any other failure (a solver crash, a Yosys error) cannot judge.
+    { [ "$rc" = 124 ] || grep -q 'Assert failed' "$1/formal.log"; } && return 1
     cannot_judge formal "$1/formal.log" "$rc"
   done
 }
@@ -156,7 +163,8 @@ pristine() {  # pristine STAGE
   local dir=$tmp/pristine
   rm -rf "$dir"; mkdir -p "$dir"; cp "$root"/rtl/*.sv "$dir/"
   if ! "$1" "$dir"; then
-    echo "arcsim: error: mutate-rtl.sh: the unmutated rtl/ fails stage $1 (see $dir): the tests, not a mutant, are broken" >&2
+    echo "arcsim: error: mutate-rtl.sh: the unmutated rtl/ fails stage $1 (log: $(keep_log "$dir/$1.log" "pristine-$1.log")): the tests, not a mutant, are broken" >&2
+    tail -n 5 "$dir/$1.log" >&2 || true
     exit 2
   fi
   pristine_ok[$1]=1

@@ -47,8 +47,11 @@ std::vector<std::uint32_t> parse_level_map(const GpuConfig& cfg, const LevelKeys
   return out;
 }
 
+// origin: where the rates came from (a malformed rate); pair_origin: where the map and the rates
+// came from together (they disagree: either may be the one to fix).
 std::vector<std::uint32_t> parse_level_rates(const GpuConfig& cfg, const LevelKeys& k,
-                                             const std::vector<std::uint32_t>& map, const std::string& origin) {
+                                             const std::vector<std::uint32_t>& map, const std::string& origin,
+                                             const std::string& pair_origin) {
   std::vector<std::uint32_t> out;
   std::string list = cfg.*k.rates;
   std::replace(list.begin(), list.end(), ',', ' ');  // commas or spaces between the rates
@@ -67,14 +70,14 @@ std::vector<std::uint32_t> parse_level_rates(const GpuConfig& cfg, const LevelKe
   }
   if (map.empty()) {
     if (!out.empty())
-      fail(origin, k.rates_key, std::string("is given but ") + k.map_key + " is empty (no " + k.what + " level)");
+      fail(pair_origin, k.rates_key, std::string("is given but ") + k.map_key + " is empty (no " + k.what + " level)");
     return out;
   }
   std::uint32_t links = 0;
   for (std::uint32_t id : map)
     if (id != kNoSharedLink) links = std::max(links, id + 1);
   if (out.size() != links)
-    fail(origin, k.rates_key, std::to_string(out.size()) + " rates for the " + std::to_string(links) + " " + k.what +
+    fail(pair_origin, k.rates_key, std::to_string(out.size()) + " rates for the " + std::to_string(links) + " " + k.what +
                                   "s " + k.map_key + " names (one per " + k.what + ")");
   return out;
 }
@@ -88,18 +91,24 @@ std::vector<std::uint32_t> level_map(const GpuConfig& cfg, const LevelKeys& k) {
 }  // namespace
 
 void detail::validate_shared_links(const GpuConfig& cfg, const std::string& origin) {
-  for (const LevelKeys* k : {&kGpcLevel, &kGroupLevel})
-    (void)parse_level_rates(cfg, *k, parse_level_map(cfg, *k, detail::origin_of(cfg, k->map_key, origin)),
-                            detail::origin_of(cfg, k->rates_key, origin));
+  for (const LevelKeys* k : {&kGpcLevel, &kGroupLevel}) {
+    const std::string map_origin = detail::origin_of(cfg, k->map_key, origin);
+    const std::string rates_origin = detail::origin_of(cfg, k->rates_key, origin);
+    // A disagreement of the two keys names --set when either came from it.
+    const std::string pair_origin = map_origin != origin ? map_origin : rates_origin;
+    (void)parse_level_rates(cfg, *k, parse_level_map(cfg, *k, map_origin), rates_origin, pair_origin);
+  }
 }
 
 std::vector<std::uint32_t> gpc_of_sm(const GpuConfig& cfg) { return level_map(cfg, kGpcLevel); }
 std::vector<std::uint32_t> gpc_bytes_per_cycle(const GpuConfig& cfg) {
-  return parse_level_rates(cfg, kGpcLevel, parse_level_map(cfg, kGpcLevel, cfg.source_file), cfg.source_file);
+  return parse_level_rates(cfg, kGpcLevel, parse_level_map(cfg, kGpcLevel, cfg.source_file), cfg.source_file,
+                           cfg.source_file);
 }
 std::vector<std::uint32_t> group_of_sm(const GpuConfig& cfg) { return level_map(cfg, kGroupLevel); }
 std::vector<std::uint32_t> group_bytes_per_cycle(const GpuConfig& cfg) {
-  return parse_level_rates(cfg, kGroupLevel, parse_level_map(cfg, kGroupLevel, cfg.source_file), cfg.source_file);
+  return parse_level_rates(cfg, kGroupLevel, parse_level_map(cfg, kGroupLevel, cfg.source_file), cfg.source_file,
+                           cfg.source_file);
 }
 
 }  // namespace arc::config

@@ -108,6 +108,8 @@ CASES = [
                                                               "--set", 'name=""'], "--set: key 'name': empty"),
     ("link rates that miss GPCs (--set)", ["sim", "--gpu", "h100", "--trace", "ok.trace", "--set",
                                            'icnt_gpc_bytes_per_cycle="1"'], "--set: key 'icnt_gpc_bytes_per_cycle': 1 rates"),
+    ("GPC map emptied under the file's rates (--set)", ["sim", "--gpu", "h100", "--trace", "ok.trace", "--set",
+                                                         'gpc_of_sm=""'], "--set: key 'icnt_gpc_bytes_per_cycle': is given but"),
     ("slice queue without slices (--set)", SIM + ["--set", "rop_slice_op_interval=1"],
      "needs rop_slices > 0: it paces each slice's one-word ops"),
     ("wrong value type in config", ["sim", "--config", "float-sms.toml", "--trace", "ok.trace"], "'sms'"),
