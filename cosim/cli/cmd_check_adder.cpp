@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <iostream>
+#include <random>
 #include <nlohmann/json.hpp>
 
 #include "adder_check.h"
 #include "adder_dut.h"
+#include "fp32_vectors.h"
 #include "options.h"
 #include "progress.h"
 #include "subcommand.h"
@@ -17,25 +19,37 @@ namespace {
 
 struct Options {
   uint64_t vectors = 1'000'000;
-  uint64_t seed = 1;
+  uint64_t seed = 0;
+  bool seed_given = false;  // else a fresh seed each run (printed: --seed repeats it)
   std::string ftz = "both";
   bool json = false;
 };
 
-void run(const Options& o) {
+void run(Options o) {
+  if (!o.seed_given) {
+    std::random_device rd;
+    o.seed = uint64_t{rd()} << 32 | rd();
+  }
   std::vector<arc::fp::FtzMode> modes;
   if (o.ftz == "1" || o.ftz == "both") modes.push_back(arc::fp::FtzMode::Flush);
   if (o.ftz == "0" || o.ftz == "both") modes.push_back(arc::fp::FtzMode::Keep);
-  nlohmann::json out = {{"vectors_per_mode", o.vectors}, {"seed", o.seed}, {"modes", nlohmann::json::array()}};
+  const uint64_t specials = uint64_t{arc::fp::special_values().size()} * arc::fp::special_values().size();
+  nlohmann::json out = {{"random_vectors_per_mode", o.vectors},
+                        {"special_pairs_per_mode", specials},
+                        {"seed", o.seed},
+                        {"modes", nlohmann::json::array()}};
   bool any_failed = false;
   if (!o.json) {
-    fmt::print("arc_fp32_add (Verilated RTL) vs MPFR reference, seed {}\n", o.seed);
+    fmt::print("arc_fp32_add (Verilated RTL) vs MPFR reference, seed {}{}: per FTZ mode every pair of {} special "
+               "values ({} vectors) and {} random vectors\n",
+               o.seed, o.seed_given ? "" : " (fresh; --seed repeats it)", arc::fp::special_values().size(), specials,
+               o.vectors);
     fmt::print("{:<6} {:>12} {:>12} {:>8} {:>10}\n", "FTZ", "vectors", "passed", "failed", "seconds");
   }
   for (auto mode : modes) {
     const int ftz = static_cast<int>(mode);
     arc::dut::AdderDut dut(mode);
-    arc::Progress bar(fmt::format("FTZ={}", ftz), o.vectors, !o.json);
+    arc::Progress bar(fmt::format("FTZ={}", ftz), specials + o.vectors, !o.json);
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = arc::fp::check_adder([&](uint32_t a, uint32_t b) { return dut(a, b); }, mode, o.vectors,
                                         o.seed, 8, [&](uint64_t done, uint64_t) { bar.update(done); });
@@ -63,15 +77,18 @@ void setup(CLI::App& app) {
   sub->add_option("-n,--vectors", opt->vectors, "random vectors per FTZ mode")
       ->transform(arc::cli::count_in(0, 1'000'000'000'000))
       ->capture_default_str();
-  sub->add_option("--seed", opt->seed, "seed of the vector generator")
-      ->transform(arc::cli::count_in(0, UINT64_MAX))
-      ->capture_default_str();
+  auto* seed = sub->add_option("--seed", opt->seed, "seed of the vector generator (default: a fresh one, printed)")
+                   ->transform(arc::cli::count_in(0, UINT64_MAX));
   sub->add_option("--ftz", opt->ftz, "FTZ mode to check: 1 (flush, as red.add.f32), 0 (IEEE subnormals) or both")
       ->check(CLI::IsMember({"0", "1", "both"}))
       ->capture_default_str();
   sub->add_flag("--json", opt->json,
-                "print JSON instead of the table (deterministic: no wall-clock time; the table shows it)");
-  sub->callback([opt] { run(*opt); });
+                "print JSON instead of the table (no wall-clock time, so with --seed the same bytes every run; the "
+                "table shows the time)");
+  sub->callback([opt, seed] {
+    opt->seed_given = seed->count() > 0;
+    run(*opt);
+  });
 }
 
 ARCSIM_SUBCOMMAND(10, setup);

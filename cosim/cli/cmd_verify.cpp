@@ -35,6 +35,7 @@ struct Options {
   double busy_prob = 0.5;
   uint64_t seed = 1;
   uint64_t limit = 0;
+  bool threshold_given = false, busy_prob_given = false, seed_given = false;  // on the command line
 };
 
 nlohmann::json image_json(const arc::verify::ImageCompare& c) {
@@ -57,6 +58,12 @@ arc::golden::SchedMode mode_from_name(const std::string& s) {
 }
 
 void run(const Options& o) {
+  // An option the chosen mode does not read is refused, not ignored.
+  if (o.threshold_given && o.mode != "threshold")
+    throw arc::Error(fmt::format("--threshold applies to --mode threshold only (--mode {} does not read it)", o.mode));
+  if ((o.busy_prob_given || o.seed_given) && o.mode != "dynamic")
+    throw arc::Error(fmt::format("{} applies to --mode dynamic only (--mode {} has no busy input)",
+                                 o.busy_prob_given ? "--busy-prob" : "--seed", o.mode));
   arc::verify::VerifyOptions v;
   v.trace_path = o.trace;
   if (o.ftz >= 0) v.ftz = o.ftz ? arc::fp::FtzMode::Flush : arc::fp::FtzMode::Keep;
@@ -99,12 +106,13 @@ void run(const Options& o) {
                         {"method", r.method},
                         {"trace_reduce_ftz", r.trace_reduce_ftz},
                         {"sched", {{"mode", r.mode},
-                                   {"threshold", r.mode == "trace" ? nlohmann::json() : nlohmann::json(r.sched.threshold)},
+                                   {"threshold", r.mode == "threshold" ? nlohmann::json(r.sched.threshold) : nlohmann::json()},
                                    {"trace_mode_instructions", {{"never", r.instrs_never},
                                                                 {"threshold", r.instrs_threshold},
                                                                 {"always", r.instrs_always}}},
                                    {"adder_ftz", static_cast<int>(r.sched.adder_ftz)},
-                                   {"busy_prob", r.busy_prob}}},
+                                   {"busy_prob", r.busy_prob},
+                                   {"seed", r.mode == "dynamic" ? nlohmann::json(o.seed) : nlohmann::json()}}},
                         {"instructions", r.instructions},
                         {"lanes", r.lanes},
                         {"transactions", r.transactions},
@@ -113,6 +121,7 @@ void run(const Options& o) {
                         {"rtl_vs_golden_mismatches", r.rtl_vs_golden_mismatches},
                         {"gpu_sums_checked", r.gpu_sums_checked},
                         {"rtl_vs_gpu_mismatches", r.rtl_vs_gpu_mismatches},
+                        {"rtl_vs_gpu_value_mismatches", r.rtl_vs_gpu_mismatches - r.gpu_groups_not_reduced_by_rtl},
                         {"gpu_groups_not_reduced_by_rtl", r.gpu_groups_not_reduced_by_rtl},
                         {"gpu_tree_sums_checked", r.gpu_tree_sums_checked},
                         {"gpu_group_tree_sums_checked", r.gpu_group_tree_sums_checked},
@@ -138,7 +147,9 @@ void run(const Options& o) {
       r.mode == "trace"
           ? fmt::format("following the GPU's groups ({} instructions never, {} threshold, {} always)", r.instrs_never,
                         r.instrs_threshold, r.instrs_always)
-          : fmt::format("mode {} (threshold {})", r.mode, r.sched.threshold);
+          : r.mode == "threshold" ? fmt::format("mode threshold ({} lanes)", r.sched.threshold)
+          : r.mode == "dynamic"   ? fmt::format("mode dynamic (busy with probability {}, seed {})", r.busy_prob, o.seed)
+                                  : fmt::format("mode {}", r.mode);
   fmt::print("RTL        arc_subcore_top, scheduler {}, reduction adder FTZ={}{}\n", sched,
              static_cast<int>(r.sched.adder_ftz),
              static_cast<int>(r.sched.adder_ftz) != r.trace_reduce_ftz ? " (differs from the trace's!)" : "");
@@ -147,10 +158,12 @@ void run(const Options& o) {
              r.instructions, r.lanes, r.transactions, r.reduced_transactions, r.rtl_cycles, r.seconds,
              r.seconds > 0 ? static_cast<double>(r.lanes) / r.seconds : 0.0);
   fmt::print("RTL vs golden model         {} mismatches (bit-exact, in order)\n", r.rtl_vs_golden_mismatches);
-  fmt::print("RTL vs GPU partial sums     {} mismatches of {} GPU sums checked ({} GPU-reduced groups the RTL did not "
-             "reduce; {} RTL-reduced groups had no GPU sum)\n",
-             r.rtl_vs_gpu_mismatches, r.gpu_sums_checked, r.gpu_groups_not_reduced_by_rtl,
-             r.rtl_groups_reduced_without_gpu_sum);
+  // Two ways to differ from the GPU, each failing the run: a sum with other bits, and a group the
+  // GPU reduced that the RTL did not (so has no sum to compare).
+  fmt::print("RTL vs GPU partial sums     {} mismatches of {} GPU sums checked; {} GPU-reduced groups the RTL did not "
+             "reduce ({} RTL-reduced groups had no GPU sum)\n",
+             r.rtl_vs_gpu_mismatches - r.gpu_groups_not_reduced_by_rtl, r.gpu_sums_checked,
+             r.gpu_groups_not_reduced_by_rtl, r.rtl_groups_reduced_without_gpu_sum);
   if (r.gpu_tree_sums_checked)
     fmt::print("GPU tree sums vs golden       {} mismatches of {} tree sums: {} butterfly, {} group-tree, {} pair (the "
                "RTL sums serially, so these are checked against golden::butterfly_sum / golden::group_tree_sum)\n",
@@ -187,21 +200,28 @@ void setup(CLI::App& app) {
                   "never, always, threshold, dynamic")
       ->check(CLI::IsMember({"trace", "never", "always", "threshold", "dynamic"}))
       ->capture_default_str();
-  sub->add_option("--threshold", o->threshold, "threshold mode: groups of >= N lanes are reduced (default: the "
-                                               "trace's balancing threshold)")
-      ->transform(arc::cli::int_in(0, 32));
-  sub->add_option("--busy-prob", o->busy_prob, "dynamic mode: probability the busy input is set per instruction")
-      ->transform(arc::cli::real_in(0, 1))
-      ->capture_default_str();
-  sub->add_option("--seed", o->seed, "seed of the dynamic-mode busy input")
-      ->transform(arc::cli::count_in(0, UINT64_MAX))
-      ->capture_default_str();
+  auto* threshold = sub->add_option("--threshold", o->threshold,
+                                    "threshold mode: groups of >= N lanes are reduced (default: the trace's balancing "
+                                    "threshold)")
+                        ->transform(arc::cli::int_in(0, 32));
+  auto* busy_prob = sub->add_option("--busy-prob", o->busy_prob,
+                                    "dynamic mode: probability the busy input is set per instruction")
+                        ->transform(arc::cli::real_in(0, 1))
+                        ->capture_default_str();
+  auto* seed = sub->add_option("--seed", o->seed, "dynamic mode: seed of the busy input (printed with the result)")
+                   ->transform(arc::cli::count_in(0, UINT64_MAX))
+                   ->capture_default_str();
   sub->add_option("--limit", o->limit,
                   "replay only the first N instructions (0: all); the rest of the trace is still read and checked to "
                   "its end (decoded, not replayed), so a corrupt or truncated file fails as without --limit")
       ->transform(arc::cli::count_in(0, UINT64_MAX))
       ->capture_default_str();
-  sub->callback([o] { run(*o); });
+  sub->callback([o, threshold, busy_prob, seed] {
+    o->threshold_given = threshold->count() > 0;
+    o->busy_prob_given = busy_prob->count() > 0;
+    o->seed_given = seed->count() > 0;
+    run(*o);
+  });
 }
 
 ARCSIM_SUBCOMMAND(50, setup);

@@ -274,7 +274,14 @@ VerifyResult verify_trace(const VerifyOptions& o) {
   }
   res.lanes = reader.lanes();
   res.rtl_cycles = dut.cycle();
-  if (o.limit == 0 || res.instructions < o.limit) {
+  // The whole trace was replayed: no limit, the limit not reached, or reached on the last record
+  // (nothing follows it).
+  bool whole = o.limit == 0 || res.instructions < o.limit;
+  if (!whole) {
+    trace::Instr next;
+    whole = !reader.next(next);
+  }
+  if (whole) {
     table.check(reader, o.trace_path);
     const auto& final_buffer = reader.final_buffer();
     res.golden_image = compare_images(golden_image.words().to_vector(), final_buffer);

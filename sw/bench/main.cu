@@ -114,7 +114,6 @@ int run_trace(const BenchArgs& a, const cudaDeviceProp& prop) {
   info.meta = w->describe();
   info.timing_only = a.trace_timing_only;
   info.meta.emplace_back("capture_rel_l2_vs_baseline", floor ? "n/a (floor: no gradient written)" : std::to_string(agree));
-  info.meta.emplace_back("arc_method", a.trace_method);  // gsplat / swt are SW-B in the header
   info.meta.emplace_back("cuda_arch", "sm_" + std::to_string(prop.major) + std::to_string(prop.minor));
   // The recorder's own cost: the same kernel untraced, counting calls, recording them.
   info.meta.emplace_back("recorder_untraced_ms", std::to_string(c.untraced_ms));

@@ -108,12 +108,15 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info, const C
   // (arc::DevTrace::begin/end): no reduction, atomic issue stall or recorder work in it.
   h.metadata.emplace_back("gap_source", "clock64-between-calls");
   h.metadata.emplace_back("resident_warps_per_sm_source", "largest %warpid seen + 1");
-  if (info.method == "swb" || info.method == "cub")
-    h.metadata.emplace_back("reduce_order", "butterfly shfl_down 16,8,4,2,1, inactive lanes add +0");
+  if (info.method == "swb" || info.method == "gsplat" || info.method == "swt")
+    h.metadata.emplace_back("reduce_order", "butterfly: partners 16,8,4,2,1 apart, inactive lanes add +0");
+  else if (info.method == "cub")
+    h.metadata.emplace_back("reduce_order", "CUB WarpReduce (its own order, not modelled: its sums are not checked)");
   else if (info.method == "adaptive")
     h.metadata.emplace_back("reduce_order",
-                            "per instruction: serial ascending lanes, except uniform full warps reduced by "
-                            "butterfly shfl_down 16,8,4,2,1 (inactive lanes add +0)");
+                            "per call: a whole warp on one address by the butterfly (partners 16,8,4,2,1 apart); "
+                            "other reduced groups by the group tree; a pair call's adjacent-lane sums (the "
+                            "record's flags name which)");
   else if (info.method == "sws")
     h.metadata.emplace_back("reduce_order", "serial ascending lanes from the leader");
   arc::trace::Writer w(path, h);

@@ -31,9 +31,11 @@ arc::trace::Method trace_method(const std::string& method);
 
 // One capture record -> its nparams trace instructions (gap clamped to 32 bits with its flag;
 // sub-core = hardware warp slot % 4). With the benchmark method, instructions whose partial
-// sums the butterfly made get kFlagTreeSum: every reduced SW-B call, and Adaptive's reduced
-// calls whose active lanes all share one address (Adaptive's only butterfly case; its serial
-// path runs only when the lanes name several addresses). CUB's sums stay in CUB's (opaque) order.
+// sums the butterfly made get kFlagTreeSum: every reduced SW-B, gsplat and SW-T call, and
+// Adaptive's reduced calls of a whole warp whose active lanes share one address (Adaptive's
+// only butterfly case); Adaptive's other reduced groups (several addresses, or a divergent
+// caller's) get kFlagGroupTreeSum, its pair sends kFlagPairSum. CUB's sums stay in CUB's
+// (opaque) order.
 std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& method = "");
 
 struct TraceStats {

@@ -1,15 +1,28 @@
 // The Verilated arc_fp32_add vs the MPFR reference, bit for bit: every pair of the special-value
-// table plus ARCSIM_ADDER_VECTORS (default 10,000,000) random vectors per FTZ mode, drawn to hit
+// table plus ARCSIM_ADDER_VECTORS (default 10,000,000) fresh random vectors per FTZ mode, drawn to hit
 // cancellation, ties, exponent gaps 0..40, subnormals, overflow, NaN/inf and +-0.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <random>
+#include <string>
 
 #include "adder_check.h"
 #include "adder_dut.h"
 
 namespace {
+
+// A fresh seed each run (ARCSIM_TEST_SEED=N repeats a run), printed and recorded in the test's
+// XML so a failure can be replayed.
+uint64_t fresh_seed() {
+  static const uint64_t seed = [] {
+    if (const char* env = std::getenv("ARCSIM_TEST_SEED")) return static_cast<uint64_t>(std::strtoull(env, nullptr, 0));
+    std::random_device rd;
+    return uint64_t{rd()} << 32 | rd();
+  }();
+  return seed;
+}
 
 uint64_t vectors_per_mode() {
   const char* env = std::getenv("ARCSIM_ADDER_VECTORS");
@@ -21,12 +34,14 @@ class AdderRtl : public ::testing::TestWithParam<arc::fp::FtzMode> {};
 TEST_P(AdderRtl, BitExactAgainstMpfr) {
   const auto mode = GetParam();
   arc::dut::AdderDut dut(mode);
-  const uint64_t seed = 0xA5C0FFEEull + static_cast<uint64_t>(mode);
+  const uint64_t seed = fresh_seed() + static_cast<uint64_t>(mode);
+  ::testing::Test::RecordProperty("seed", std::to_string(fresh_seed()));
   const auto r = arc::fp::check_adder([&](uint32_t a, uint32_t b) { return dut(a, b); }, mode,
                                       vectors_per_mode(), seed);
   for (const auto& m : r.first_mismatches) ADD_FAILURE() << arc::fp::describe(m);
-  std::printf("fp32_add FTZ=%d: %llu passed, %llu failed (%llu special pairs; classes:",
-              static_cast<int>(mode), static_cast<unsigned long long>(r.passed),
+  std::printf("fp32_add FTZ=%d, seed %llu (ARCSIM_TEST_SEED=%llu repeats it): %llu passed, %llu failed (%llu special pairs; classes:",
+              static_cast<int>(mode), static_cast<unsigned long long>(seed), static_cast<unsigned long long>(fresh_seed()),
+              static_cast<unsigned long long>(r.passed),
               static_cast<unsigned long long>(r.failed), static_cast<unsigned long long>(r.special_pairs));
   for (size_t c = 0; c < r.per_class.size(); ++c)
     std::printf(" %s=%llu", arc::fp::to_string(static_cast<arc::fp::VectorClass>(c)),
