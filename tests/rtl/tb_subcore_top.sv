@@ -9,6 +9,7 @@
 `timescale 1ns / 1ps
 module tb_subcore_top;
   parameter int FTZ = 1;
+  parameter int Stages = 1;  // the reduction adder's pipeline stages (test_icarus runs 1 and 2)
   localparam int Words    = 66;
   localparam int MaxInstr = 8192;
 
@@ -29,7 +30,7 @@ module tb_subcore_top;
   logic [31:0]     txn_value_o;
   logic [31:0]     txn_lane_mask_o;
 
-  arc_subcore_top #(.AddrWidth(32), .FTZ(FTZ)) dut (
+  arc_subcore_top #(.AddrWidth(32), .FTZ(FTZ), .Stages(Stages)) dut (
     .clk_i, .rst_ni, .instr_valid_i, .instr_ready_o, .instr_mask_i, .instr_addr_i,
     .instr_value_i, .mode_i, .threshold_i, .busy_i, .txn_valid_o, .txn_ready_i,
     .txn_reduced_o, .txn_addr_o, .txn_value_o, .txn_lane_mask_o
