@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <iostream>
-#include <random>
 #include <nlohmann/json.hpp>
 
 #include "adder_check.h"
@@ -26,10 +25,7 @@ struct Options {
 };
 
 void run(Options o) {
-  if (!o.seed_given) {
-    std::random_device rd;
-    o.seed = uint64_t{rd()} << 32 | rd();
-  }
+  if (!o.seed_given) o.seed = arc::fp::fresh_seed();
   std::vector<arc::fp::FtzMode> modes;
   if (o.ftz == "1" || o.ftz == "both") modes.push_back(arc::fp::FtzMode::Flush);
   if (o.ftz == "0" || o.ftz == "both") modes.push_back(arc::fp::FtzMode::Keep);

@@ -121,7 +121,7 @@ void run(const Options& o) {
                         {"rtl_vs_golden_mismatches", r.rtl_vs_golden_mismatches},
                         {"gpu_sums_checked", r.gpu_sums_checked},
                         {"rtl_vs_gpu_mismatches", r.rtl_vs_gpu_mismatches},
-                        {"rtl_vs_gpu_value_mismatches", r.rtl_vs_gpu_mismatches - r.gpu_groups_not_reduced_by_rtl},
+                        {"rtl_vs_gpu_value_mismatches", r.rtl_vs_gpu_value_mismatches()},
                         {"gpu_groups_not_reduced_by_rtl", r.gpu_groups_not_reduced_by_rtl},
                         {"gpu_tree_sums_checked", r.gpu_tree_sums_checked},
                         {"gpu_group_tree_sums_checked", r.gpu_group_tree_sums_checked},
@@ -162,7 +162,7 @@ void run(const Options& o) {
   // GPU reduced that the RTL did not (so has no sum to compare).
   fmt::print("RTL vs GPU partial sums     {} mismatches of {} GPU sums checked; {} GPU-reduced groups the RTL did not "
              "reduce ({} RTL-reduced groups had no GPU sum)\n",
-             r.rtl_vs_gpu_mismatches - r.gpu_groups_not_reduced_by_rtl, r.gpu_sums_checked,
+             r.rtl_vs_gpu_value_mismatches(), r.gpu_sums_checked,
              r.gpu_groups_not_reduced_by_rtl, r.rtl_groups_reduced_without_gpu_sum);
   if (r.gpu_tree_sums_checked)
     fmt::print("GPU tree sums vs golden       {} mismatches of {} tree sums: {} butterfly, {} group-tree, {} pair (the "

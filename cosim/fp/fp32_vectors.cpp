@@ -136,4 +136,9 @@ std::pair<uint32_t, uint32_t> VectorGenerator::special() {
   return {a, b};
 }
 
+uint64_t fresh_seed() {
+  std::random_device rd;
+  return uint64_t{rd()} << 32 | rd();
+}
+
 }  // namespace arc::fp

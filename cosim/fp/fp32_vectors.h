@@ -17,6 +17,10 @@ const std::vector<uint32_t>& special_values();
 enum class VectorClass { Uniform, ExpGap, Cancel, Tie, Subnormal, Overflow, Special, kCount };
 const char* to_string(VectorClass c);
 
+// A fresh seed for VectorGenerator (64 bits from std::random_device): each run draws new vectors;
+// callers print it so that a run can be repeated.
+uint64_t fresh_seed();
+
 class VectorGenerator {
  public:
   explicit VectorGenerator(uint64_t seed) : rng_(seed) {}

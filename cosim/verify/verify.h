@@ -60,8 +60,7 @@ struct VerifyResult {
   uint64_t rtl_cycles = 0;
   uint64_t rtl_vs_golden_mismatches = 0;
   uint64_t gpu_sums_checked = 0;           // GPU serial partial sums compared with an RTL sum
-  uint64_t rtl_vs_gpu_mismatches = 0;      // value differences + GPU-reduced groups the RTL did not reduce (the text
-                                           // output and JSON's rtl_vs_gpu_value_mismatches give the first part alone)
+  uint64_t rtl_vs_gpu_mismatches = 0;      // value differences + GPU-reduced groups the RTL did not reduce
   uint64_t gpu_tree_sums_checked = 0;      // GPU butterfly (SW-B, adaptive) and group-tree (adaptive) sums vs golden
   uint64_t gpu_pair_sums_checked = 0;        // of those, pair sums (Adaptive rule v5's pair send) vs golden::group_tree_sum
   uint64_t gpu_group_tree_sums_checked = 0;  // of those, group-tree sums (Adaptive rule v4) vs golden::group_tree_sum
@@ -69,6 +68,8 @@ struct VerifyResult {
   uint64_t gpu_sums_unchecked = 0;         // library (CUB) order: no model to compare with
   uint64_t gpu_groups_not_reduced_by_rtl = 0;
   uint64_t rtl_groups_reduced_without_gpu_sum = 0;  // informational (no GPU value to compare)
+  // The first part of rtl_vs_gpu_mismatches alone: RTL sums whose bits differ from the GPU's.
+  uint64_t rtl_vs_gpu_value_mismatches() const { return rtl_vs_gpu_mismatches - gpu_groups_not_reduced_by_rtl; }
   ImageCompare golden_image;  // golden replay (the RTL/golden transactions, FTZ=1 ROP) vs trace final buffer
   ImageCompare method_image;  // replay of what the GPU's method sent (its partial sums) vs final buffer
   bool image_checked = false; // false when --limit stopped early

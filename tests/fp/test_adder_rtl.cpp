@@ -5,24 +5,13 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <string>
 
 #include "adder_check.h"
 #include "adder_dut.h"
+#include "test_seed.h"
 
 namespace {
-
-// A fresh seed each run (ARCSIM_TEST_SEED=N repeats a run), printed and recorded in the test's
-// XML so a failure can be replayed.
-uint64_t fresh_seed() {
-  static const uint64_t seed = [] {
-    if (const char* env = std::getenv("ARCSIM_TEST_SEED")) return static_cast<uint64_t>(std::strtoull(env, nullptr, 0));
-    std::random_device rd;
-    return uint64_t{rd()} << 32 | rd();
-  }();
-  return seed;
-}
 
 uint64_t vectors_per_mode() {
   const char* env = std::getenv("ARCSIM_ADDER_VECTORS");
@@ -34,13 +23,13 @@ class AdderRtl : public ::testing::TestWithParam<arc::fp::FtzMode> {};
 TEST_P(AdderRtl, BitExactAgainstMpfr) {
   const auto mode = GetParam();
   arc::dut::AdderDut dut(mode);
-  const uint64_t seed = fresh_seed() + static_cast<uint64_t>(mode);
-  ::testing::Test::RecordProperty("seed", std::to_string(fresh_seed()));
+  const uint64_t seed = test_seed() + static_cast<uint64_t>(mode);
+  ::testing::Test::RecordProperty("seed", std::to_string(test_seed()));
   const auto r = arc::fp::check_adder([&](uint32_t a, uint32_t b) { return dut(a, b); }, mode,
                                       vectors_per_mode(), seed);
   for (const auto& m : r.first_mismatches) ADD_FAILURE() << arc::fp::describe(m);
   std::printf("fp32_add FTZ=%d, seed %llu (ARCSIM_TEST_SEED=%llu repeats it): %llu passed, %llu failed (%llu special pairs; classes:",
-              static_cast<int>(mode), static_cast<unsigned long long>(seed), static_cast<unsigned long long>(fresh_seed()),
+              static_cast<int>(mode), static_cast<unsigned long long>(seed), static_cast<unsigned long long>(test_seed()),
               static_cast<unsigned long long>(r.passed),
               static_cast<unsigned long long>(r.failed), static_cast<unsigned long long>(r.special_pairs));
   for (size_t c = 0; c < r.per_class.size(); ++c)

@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <string>
 
 #include "fp32_native.h"
 #include "fp32_ref.h"
 #include "fp32_vectors.h"
+#include "test_seed.h"
 
 using arc::fp::add_ref;
 using arc::fp::FtzMode;
@@ -47,10 +47,7 @@ TEST(Fp32Ref, ContractCorners) {
 TEST(Fp32Ref, HostAdderAgreesWithMpfrInBothModes) {
   const char* env = std::getenv("ARCSIM_FP_NATIVE_VECTORS");
   const long n = env ? std::atol(env) : 2'000'000;
-  // A fresh seed each run (ARCSIM_TEST_SEED=N repeats a run), printed so a failure can be replayed.
-  const char* seed_env = std::getenv("ARCSIM_TEST_SEED");
-  const uint64_t seed = seed_env ? static_cast<uint64_t>(std::strtoull(seed_env, nullptr, 0))
-                                 : (uint64_t{std::random_device{}()} << 32 | std::random_device{}());
+  const uint64_t seed = test_seed();  // fresh each run, printed so a failure can be replayed
   std::printf("host adder vs MPFR: seed %llu (ARCSIM_TEST_SEED=%llu repeats it)\n", static_cast<unsigned long long>(seed),
               static_cast<unsigned long long>(seed));
   RecordProperty("seed", std::to_string(seed));
