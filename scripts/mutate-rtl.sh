@@ -22,11 +22,14 @@
 #     --only   run only these mutant ids
 #     --no-lint  skip stage 1 (does a functional test also kill what lint kills?)
 #     --out    folder for mutants.csv and mutants.json (default: $ARCSIM_BUILD_DIR/mutation)
+# The icarus stage's random instructions come from ARCSIM_TEST_SEED (default 1 here, so a
+# score is repeatable; the test alone draws a fresh one each run).
 # Needs a build with test_icarus (ARCSIM_BUILD_DIR, default build/). Not run by CI (a full run
 # takes many minutes); tests/rtl registers `rtl.mutate_list` (--list) and `rtl.mutate_one`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${ARCSIM_BUILD_DIR:-$root/build}
+export ARCSIM_TEST_SEED=${ARCSIM_TEST_SEED:-1}
 list=0 only="" out="" nolint=0
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "test_env.h"
+#include "test_seed.h"
 
 namespace fs = std::filesystem;
 
@@ -25,7 +26,7 @@ using arc::fp::FtzMode;
 
 std::vector<WarpCase> cases_for(FtzMode ftz) {
   auto v = directed_cases(ftz);
-  WarpGen gen(0x1CA2u + static_cast<uint64_t>(ftz));
+  WarpGen gen(test_seed() + static_cast<uint64_t>(ftz));
   for (int i = 0; i < 400; ++i) v.push_back(gen.next(ftz));
   return v;
 }
@@ -106,6 +107,7 @@ std::vector<SimEvent> run_verilator(const std::vector<WarpCase>& cases, FtzMode 
 class Icarus : public ::testing::TestWithParam<FtzMode> {};
 
 TEST_P(Icarus, SameOutputsAsGoldenAndVerilator) {
+  SCOPED_TRACE(seed_note());
   const FtzMode ftz = GetParam();
   const auto cases = cases_for(ftz);
   const char* rtl_env = std::getenv("ARCSIM_RTL_DIR");
@@ -145,6 +147,7 @@ TEST_P(Icarus, SameOutputsAsGoldenAndVerilator) {
 // differ by design (a group of n lanes takes 1 + 2(n-1)); RtlUnits.ReducePipelinedAdderStages2
 // checks those on the reduce unit.
 TEST_P(Icarus, PipelinedAdderTopSameTransactionsAsGolden) {
+  SCOPED_TRACE(seed_note());
   const FtzMode ftz = GetParam();
   const auto cases = cases_for(ftz);
   const char* rtl_env = std::getenv("ARCSIM_RTL_DIR");

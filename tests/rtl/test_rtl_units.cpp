@@ -19,6 +19,7 @@
 #include "fp32_ref.h"
 #include "golden.h"
 #include "rtl_timing.h"
+#include "test_seed.h"
 #include "warp_gen.h"
 
 namespace {
@@ -46,10 +47,11 @@ const double kReadyProbs[] = {1.0, 0.6, 0.15};
 
 // ---------------------------------------------------------------- arc_addr_match
 TEST(RtlUnits, AddrMatch) {
+  SCOPED_TRACE(seed_note());
   for (double p : kReadyProbs) {
     Clocked<Varc_addr_match> h;
-    WarpGen gen(11);
-    std::mt19937_64 rng(5);
+    WarpGen gen(test_seed() + 11);
+    std::mt19937_64 rng(test_seed() + 5);
     std::bernoulli_distribution ready(p);
     std::deque<WarpInstr> queue;
     std::vector<WarpInstr> accepted;
@@ -107,10 +109,11 @@ TEST(RtlUnits, AddrMatch) {
 
 // ---------------------------------------------------------------- arc_sched
 TEST(RtlUnits, Sched) {
+  SCOPED_TRACE(seed_note());
   VerilatedContext ctx;
   Varc_sched s(&ctx, "sched");
-  std::mt19937_64 rng(3);
-  WarpGen gen(4);
+  std::mt19937_64 rng(test_seed() + 3);
+  WarpGen gen(test_seed() + 4);
   uint64_t passed = 0, failed = 0;
   for (int i = 0; i < 200000; ++i) {
     const uint32_t bits = static_cast<uint32_t>(rng());
@@ -164,7 +167,7 @@ std::vector<GroupCase> random_groups(uint64_t seed, int n) {
 template <class M, class Out>
 void drive_units(Clocked<M>& h, const std::vector<GroupCase>& groups, double p, bool reduce,
                  std::vector<uint64_t>& accept_cycle, std::vector<Out>& got, uint64_t& stable_fail) {
-  std::mt19937_64 rng(9);
+  std::mt19937_64 rng(test_seed() + 9);
   std::bernoulli_distribution ready(p);
   size_t next = 0, held_idx = 0;
   bool held = false;
@@ -213,7 +216,8 @@ struct RedOut {
 // a group of n lanes offered 1 + (n-1) x stages cycles after its accept.
 template <class M>
 void check_reduce(uint64_t stages, int n_groups) {
-  const auto groups = random_groups(21, n_groups);
+  SCOPED_TRACE(seed_note());
+  const auto groups = random_groups(test_seed() + 21, n_groups);
   for (double p : kReadyProbs) {
     Clocked<M> h;
     std::vector<uint64_t> acc;
@@ -247,9 +251,10 @@ TEST(RtlUnits, ReducePipelinedAdderStages2) { check_reduce<Varc_reduce_s2>(2, 20
 // arc_fp32_add_pipe, Stages = 2: a new pair every cycle, each sum one cycle later, bit for bit
 // the MPFR-backed reference (random bit patterns plus zeros, subnormals, infinities, NaNs).
 TEST(RtlUnits, AdderPipelineOneAddPerCycle) {
+  SCOPED_TRACE(seed_note());
   VerilatedContext ctx;
   Varc_fp32_add_pipe2 m(&ctx, "add");
-  std::mt19937_64 rng(77);
+  std::mt19937_64 rng(test_seed() + 77);
   const uint32_t special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x7F800000u, 0xFF800000u,
                               0x7FC00000u, 0x7F7FFFFFu, 0x3F800000u, 0xBF800000u, 0x00800000u, 0x80800000u};
   const int n = 200000;
@@ -290,7 +295,8 @@ struct LaneOut {
 };
 
 TEST(RtlUnits, LaneIssue) {
-  const auto groups = random_groups(31, 60000);
+  SCOPED_TRACE(seed_note());
+  const auto groups = random_groups(test_seed() + 31, 60000);
   for (double p : kReadyProbs) {
     Clocked<Varc_lane_issue> h;
     std::vector<uint64_t> acc;

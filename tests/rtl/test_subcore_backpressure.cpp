@@ -8,6 +8,7 @@
 #include <string>
 
 #include "test_env.h"
+#include "test_seed.h"
 
 namespace {
 
@@ -30,22 +31,22 @@ TEST_P(SubcoreBackpressure, NothingLostDuplicatedOrReordered) {
     opt.in_valid_prob = p.valid;
     opt.rf_port = p.rf_ready > 0.0;
     if (opt.rf_port) opt.rf_ready_prob = p.rf_ready;
-    opt.seed = 77 + static_cast<uint64_t>(ftz);
+    opt.seed = test_seed() + 77 + static_cast<uint64_t>(ftz);  // the handshakes' random stalls
     arc::dut::SubcoreDut dut(opt);
     arc::test::CheckCounts counts;
     arc::test::run_and_check(dut, arc::golden::directed_cases(ftz), counts);
-    arc::golden::WarpGen gen(0xB9u + static_cast<uint64_t>(ftz));
+    arc::golden::WarpGen gen(test_seed() + static_cast<uint64_t>(ftz));
     std::vector<arc::golden::WarpCase> batch;
     for (uint64_t done = 0; done < n;) {
       batch.clear();
       for (; batch.size() < 2048 && done < n; ++done) batch.push_back(gen.next(ftz));
       arc::test::run_and_check(dut, batch, counts);
     }
-    for (const auto& f : counts.first_failures) ADD_FAILURE() << f;
-    std::printf("back-pressure ready=%.2f valid=%.2f FTZ=%d: %llu passed, %llu failed (%llu transactions, %llu cycles)\n",
+    for (const auto& f : counts.first_failures) ADD_FAILURE() << f << " (" << seed_note() << ")";
+    std::printf("back-pressure ready=%.2f valid=%.2f FTZ=%d: %llu passed, %llu failed (%llu transactions, %llu cycles; %s)\n",
                 p.ready, p.valid, static_cast<int>(ftz), static_cast<unsigned long long>(counts.passed),
                 static_cast<unsigned long long>(counts.failed), static_cast<unsigned long long>(counts.transactions),
-                static_cast<unsigned long long>(dut.cycle()));
+                static_cast<unsigned long long>(dut.cycle()), seed_note().c_str());
     EXPECT_EQ(counts.failed, 0u);
     EXPECT_EQ(counts.passed, n + arc::golden::directed_cases(ftz).size());
   }
