@@ -16,9 +16,9 @@
 module arc_fp32_add #(
   parameter int FTZ = 1
 ) (
-  input  logic [31:0] a,
-  input  logic [31:0] b,
-  output logic [31:0] y
+  input  logic [31:0] a_i,
+  input  logic [31:0] b_i,
+  output logic [31:0] y_o
 );
 
   // Two halves (arc_fp32_add_pipe puts a register between them when pipelined).
@@ -26,10 +26,12 @@ module arc_fp32_add #(
   logic [7:0]  big_exp;
   logic        big_sign, zero_sign, result_nan, result_inf, inf_sign;
   arc_fp32_add_align #(.FTZ(FTZ)) u_align (
-    .a, .b, .raw, .big_exp, .big_sign, .zero_sign, .result_nan, .result_inf, .inf_sign
+    .a_i, .b_i, .raw_o(raw), .big_exp_o(big_exp), .big_sign_o(big_sign), .zero_sign_o(zero_sign),
+    .result_nan_o(result_nan), .result_inf_o(result_inf), .inf_sign_o(inf_sign)
   );
   arc_fp32_add_round #(.FTZ(FTZ)) u_round (
-    .raw, .big_exp, .big_sign, .zero_sign, .result_nan, .result_inf, .inf_sign, .y
+    .raw_i(raw), .big_exp_i(big_exp), .big_sign_i(big_sign), .zero_sign_i(zero_sign),
+    .result_nan_i(result_nan), .result_inf_i(result_inf), .inf_sign_i(inf_sign), .y_o
   );
 
 endmodule

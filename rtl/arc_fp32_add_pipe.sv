@@ -16,7 +16,7 @@ module arc_fp32_add_pipe #(
 );
 
   if (Stages == 1) begin : g_comb
-    arc_fp32_add #(.FTZ(FTZ)) u_add (.a(a_i), .b(b_i), .y(y_o));
+    arc_fp32_add #(.FTZ(FTZ)) u_add (.a_i, .b_i, .y_o);
     logic unused_clk;
     assign unused_clk = clk_i;
   end else if (Stages == 2) begin : g_two
@@ -25,7 +25,8 @@ module arc_fp32_add_pipe #(
     logic        big_sign, zero_sign, result_nan, result_inf, inf_sign;
     logic        big_sign_q, zero_sign_q, result_nan_q, result_inf_q, inf_sign_q;
     arc_fp32_add_align #(.FTZ(FTZ)) u_align (
-      .a(a_i), .b(b_i), .raw, .big_exp, .big_sign, .zero_sign, .result_nan, .result_inf, .inf_sign
+      .a_i, .b_i, .raw_o(raw), .big_exp_o(big_exp), .big_sign_o(big_sign), .zero_sign_o(zero_sign),
+      .result_nan_o(result_nan), .result_inf_o(result_inf), .inf_sign_o(inf_sign)
     );
     always_ff @(posedge clk_i) begin
       raw_q        <= raw;
@@ -37,8 +38,8 @@ module arc_fp32_add_pipe #(
       inf_sign_q   <= inf_sign;
     end
     arc_fp32_add_round #(.FTZ(FTZ)) u_round (
-      .raw(raw_q), .big_exp(big_exp_q), .big_sign(big_sign_q), .zero_sign(zero_sign_q),
-      .result_nan(result_nan_q), .result_inf(result_inf_q), .inf_sign(inf_sign_q), .y(y_o)
+      .raw_i(raw_q), .big_exp_i(big_exp_q), .big_sign_i(big_sign_q), .zero_sign_i(zero_sign_q),
+      .result_nan_i(result_nan_q), .result_inf_i(result_inf_q), .inf_sign_i(inf_sign_q), .y_o
     );
   end else begin : g_bad
     // Not implemented: stop any simulation at once (arcsim area rejects Stages > 2 itself).

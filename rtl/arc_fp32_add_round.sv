@@ -4,14 +4,14 @@
 module arc_fp32_add_round #(
   parameter int FTZ = 1
 ) (
-  input  logic [27:0] raw,
-  input  logic [7:0]  big_exp,
-  input  logic        big_sign,
-  input  logic        zero_sign,
-  input  logic        result_nan,
-  input  logic        result_inf,
-  input  logic        inf_sign,
-  output logic [31:0] y
+  input  logic [27:0] raw_i,
+  input  logic [7:0]  big_exp_i,
+  input  logic        big_sign_i,
+  input  logic        zero_sign_i,
+  input  logic        result_nan_i,
+  input  logic        result_inf_i,
+  input  logic        inf_sign_i,
+  output logic [31:0] y_o
 );
 
   localparam logic [31:0] CanonicalNaN = 32'h7FFF_FFFF;
@@ -35,16 +35,16 @@ module arc_fp32_add_round #(
   logic [23:0] mant;       // 24-bit significand before rounding
   logic        guard, sticky;
   logic [8:0]  exp_norm;   // biased exponent of mant when mant[23] is set
-  assign lz        = lead_zeros27(raw[26:0]);
-  assign max_left  = big_exp - 8'd1;
+  assign lz        = lead_zeros27(raw_i[26:0]);
+  assign max_left  = big_exp_i - 8'd1;
   assign shift_l   = ({3'd0, lz} > max_left) ? max_left[4:0] : lz;
-  assign left_norm = raw[26:0] << shift_l;
+  assign left_norm = raw_i[26:0] << shift_l;
 
   // A carry out of the add shifts right by one; otherwise shift left to normalize.
-  assign mant     = raw[27] ? raw[27:4] : left_norm[26:3];
-  assign guard    = raw[27] ? raw[3]    : left_norm[2];
-  assign sticky   = raw[27] ? |raw[2:0] : |left_norm[1:0];
-  assign exp_norm = raw[27] ? {1'b0, big_exp} + 9'd1 : {1'b0, big_exp} - {4'd0, shift_l};
+  assign mant     = raw_i[27] ? raw_i[27:4] : left_norm[26:3];
+  assign guard    = raw_i[27] ? raw_i[3]    : left_norm[2];
+  assign sticky   = raw_i[27] ? |raw_i[2:0] : |left_norm[1:0];
+  assign exp_norm = raw_i[27] ? {1'b0, big_exp_i} + 9'd1 : {1'b0, big_exp_i} - {4'd0, shift_l};
 
   // ---------------------------------------------------------------- round (nearest even)
   logic        round_up;
@@ -61,16 +61,16 @@ module arc_fp32_add_round #(
 
   // ---------------------------------------------------------------- pack
   logic exact_zero, overflow, tiny;
-  assign exact_zero = (raw == 28'd0);
+  assign exact_zero = (raw_i == 28'd0);
   assign overflow   = (exp_rnd >= 9'd255) && (mant_rnd[24] || mant_rnd[23]);
   assign tiny       = (exp_field == 8'd0);
 
   // Priority: NaN, infinity, exact zero, overflow, flushed subnormal (sign kept), ordinary result.
-  assign y = result_nan               ? CanonicalNaN
-           : result_inf               ? {inf_sign, 8'hFF, 23'd0}
-           : exact_zero               ? {zero_sign, 31'd0}
-           : overflow                 ? {big_sign, 8'hFF, 23'd0}
-           : (tiny && (FTZ != 0))     ? {big_sign, 31'd0}
-           :                            {big_sign, exp_field, frac_out};
+  assign y_o = result_nan_i           ? CanonicalNaN
+             : result_inf_i           ? {inf_sign_i, 8'hFF, 23'd0}
+             : exact_zero             ? {zero_sign_i, 31'd0}
+             : overflow               ? {big_sign_i, 8'hFF, 23'd0}
+             : (tiny && (FTZ != 0))   ? {big_sign_i, 31'd0}
+             :                          {big_sign_i, exp_field, frac_out};
 
 endmodule

@@ -79,17 +79,17 @@ mutants=$(cat <<'EOF'
 30|arc_subcore_top.sv|constant|s/      busy_q      <= busy_i;/      busy_q      <= 1'b0;/|LSU-busy input ignored (dynamic mode)
 31|arc_fp32_add_align.sv|constant|s/assign shift_r  = (exp_gap > 8'd26) ? 5'd26 : exp_gap\[4:0\];/assign shift_r  = (exp_gap > 8'd26) ? 5'd0 : exp_gap[4:0];/|huge exponent gaps not aligned
 32|arc_fp32_add_align.sv|rounding|s/assign sml_al   = {sml_wide\[49:24\], |sml_wide\[23:0\]};/assign sml_al   = {sml_wide[49:24], 1'b0};/|sticky bits of the alignment shift dropped
-33|arc_fp32_add_align.sv|operator|s/assign a_ge_b   = {a_eexp, a_sig} >= {b_eexp, b_sig};/assign a_ge_b   = {a_eexp, a_sig} <= {b_eexp, b_sig};/|operands ordered by the wrong magnitude
-34|arc_fp32_add_align.sv|operator|s/assign eff_sub = big_sign ^ sml_sign;/assign eff_sub = big_sign \& sml_sign;/|effective subtraction decided wrongly
+33|arc_fp32_add_align.sv|operator|s/assign a_ge_b     = {a_eexp, a_sig} >= {b_eexp, b_sig};/assign a_ge_b     = {a_eexp, a_sig} <= {b_eexp, b_sig};/|operands ordered by the wrong magnitude
+34|arc_fp32_add_align.sv|operator|s/assign eff_sub = big_sign_o ^ sml_sign;/assign eff_sub = big_sign_o \& sml_sign;/|effective subtraction decided wrongly
 35|arc_fp32_add_align.sv|condition|s/assign a_zero = (a_exp == 8'd0) \&\& ((FTZ != 0) || (a_man == 23'd0));/assign a_zero = (a_exp == 8'd0) \&\& ((FTZ == 0) || (a_man == 23'd0));/|subnormal input flushing inverted
 36|arc_fp32_add_align.sv|operator|s/assign b_nan  = (b_exp == 8'hFF) \&\& (b_man != 23'd0);/assign b_nan  = (b_exp == 8'hFF) \&\& (b_man == 23'd0);/|infinity taken for NaN
 37|arc_fp32_add_round.sv|rounding|s/assign round_up  = guard \& (sticky | mant\[0\]);/assign round_up  = guard \& sticky;/|ties round down instead of to even
 38|arc_fp32_add_round.sv|rounding|s/assign round_up  = guard \& (sticky | mant\[0\]);/assign round_up  = guard;/|ties round away from zero
-39|arc_fp32_add_round.sv|constant|s/assign max_left  = big_exp - 8'd1;/assign max_left  = big_exp - 8'd2;/|subnormal boundary of the left shift off by one
-40|arc_fp32_add_round.sv|constant|s/assign exp_norm = raw\[27\] ? {1'b0, big_exp} + 9'd1/assign exp_norm = raw[27] ? {1'b0, big_exp} + 9'd0/|carry-out does not raise the exponent
+39|arc_fp32_add_round.sv|constant|s/assign max_left  = big_exp_i - 8'd1;/assign max_left  = big_exp_i - 8'd2;/|subnormal boundary of the left shift off by one
+40|arc_fp32_add_round.sv|constant|s/assign exp_norm = raw_i\[27\] ? {1'b0, big_exp_i} + 9'd1/assign exp_norm = raw_i[27] ? {1'b0, big_exp_i} + 9'd0/|carry-out does not raise the exponent
 41|arc_fp32_add_round.sv|operator|s/assign overflow   = (exp_rnd >= 9'd255)/assign overflow   = (exp_rnd > 9'd255)/|exponent 255 not treated as overflow
 42|arc_fp32_add_round.sv|condition|s/(tiny \&\& (FTZ != 0))/(tiny \&\& (FTZ == 0))/|tiny results flushed in the wrong mode
-43|arc_fp32_add_round.sv|rounding|s/assign sticky   = raw\[27\] ? |raw\[2:0\] : |left_norm\[1:0\];/assign sticky   = raw[27] ? |raw[1:0] : |left_norm[1:0];/|round bit left out of sticky after a carry
+43|arc_fp32_add_round.sv|rounding|s/assign sticky   = raw_i\[27\] ? |raw_i\[2:0\] : |left_norm\[1:0\];/assign sticky   = raw_i[27] ? |raw_i[1:0] : |left_norm[1:0];/|round bit left out of sticky after a carry
 EOF
 )
 

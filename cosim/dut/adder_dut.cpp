@@ -22,15 +22,15 @@ AdderDut::~AdderDut() {
 
 uint32_t AdderDut::operator()(uint32_t a, uint32_t b) {
   if (flush_) {
-    flush_->a = a;
-    flush_->b = b;
+    flush_->a_i = a;
+    flush_->b_i = b;
     flush_->eval();
-    return flush_->y;
+    return flush_->y_o;
   }
-  keep_->a = a;
-  keep_->b = b;
+  keep_->a_i = a;
+  keep_->b_i = b;
   keep_->eval();
-  return keep_->y;
+  return keep_->y_o;
 }
 
 }  // namespace arc::dut

@@ -114,7 +114,7 @@ module arc_top_props #(
       assign chain[0] = val_q[31:0];
       assign added[0] = '0;
     end else begin : g_next
-      arc_fp32_add #(.FTZ(FTZ)) u_add (.a(chain[l-1]), .b(val_q[l*32 +: 32]), .y(added[l]));
+      arc_fp32_add #(.FTZ(FTZ)) u_add (.a_i(chain[l-1]), .b_i(val_q[l*32 +: 32]), .y_o(added[l]));
       // Before the group's lowest lane: start from this lane; after it: add; not in it: keep.
       assign chain[l] = !group[l] ? chain[l-1]
                       : ((group & ((Lanes'(1) << l) - Lanes'(1))) == '0) ? val_q[l*32 +: 32]

@@ -20,9 +20,9 @@ SC_MODULE(AdderBench) {
   uint64_t vectors = 0, passed = 0, failed = 0;
 
   SC_CTOR(AdderBench) : dut(std::make_unique<Vsc_fp32_add>("dut")) {
-    dut->a(a);
-    dut->b(b);
-    dut->y(y);
+    dut->a_i(a);
+    dut->b_i(b);
+    dut->y_o(y);
     SC_THREAD(drive);
   }
 
