@@ -14,7 +14,9 @@
 //     the rf_* port is unused (rf_valid_o = 0).
 //   RfPort = 1 (the paper's design, section 5.3): no operand register; arc_reduce and
 //     arc_lane_issue read one lane per cycle through the rf_* register-file read port
-//     (valid/ready; rf_value_i is taken in the handshake cycle); instr_value_i is unused. The
+//     (valid/ready): the register file returns the warp's source register, all lanes, on
+//     rf_row_i in the handshake cycle, and arc_lane_select picks the lane (as from the operand
+//     register of RfPort = 0: the select is ARC's in both); instr_value_i is unused. The
 //     warp's source register must not change until the instruction's last transaction (the
 //     warp is held at the scoreboard, as for any instruction still reading its operands).
 // In both, arc_addr_match stands for the address-coalescing unit the LSU already has: it turns
@@ -51,12 +53,13 @@ module arc_subcore_top #(
   input  logic [Lanes-1:0]           instr_mask_i,
   input  logic [Lanes*AddrWidth-1:0] instr_addr_i,
   input  logic [Lanes*32-1:0]        instr_value_i,
-  // Register-file read port of the value operand (RfPort = 1): lane rf_lane_o's value is
-  // rf_value_i in the cycle rf_valid_o && rf_ready_i.
+  // Register-file read port of the value operand (RfPort = 1): a read of the warp's source
+  // register, all lanes (lane l at [l*32 +: 32]) on rf_row_i in the cycle rf_valid_o &&
+  // rf_ready_i; rf_lane_o is the lane this read is for (ARC selects it from the row).
   output logic                       rf_valid_o,
   input  logic                       rf_ready_i,
   output logic [IdxWidth-1:0]        rf_lane_o,
-  input  logic [31:0]                rf_value_i,
+  input  logic [Lanes*32-1:0]        rf_row_i,
   // Scheduler configuration and LSU/ROP stall status, sampled with the instruction.
   input  logic [1:0]                 mode_i,       // 0 never, 1 always, 2 threshold, 3 dynamic
   input  logic [5:0]                 threshold_i,  // reduce iff group size >= threshold (mode 2)
@@ -140,13 +143,14 @@ module arc_subcore_top #(
   logic [IdxWidth-1:0] red_lane, lsu_lane, rd_lane;
   logic                red_rf_valid, lsu_rf_valid, rd_ready;
   logic [31:0]         rd_value;
+  logic [Lanes*32-1:0] rd_row;  // the value operand, all lanes: from the register file or the operand register
   assign rd_lane = lsu_rf_valid ? lsu_lane : red_lane;
 
   if (RfPort != 0) begin : g_rf_port
     assign rf_valid_o = red_rf_valid || lsu_rf_valid;
     assign rf_lane_o  = rd_lane;
     assign rd_ready   = rf_ready_i;
-    assign rd_value   = rf_value_i;
+    assign rd_row     = rf_row_i;
     logic unused_value;
     assign unused_value = ^instr_value_i;
   end else begin : g_operand_reg
@@ -157,10 +161,15 @@ module arc_subcore_top #(
     assign rf_valid_o = 1'b0;
     assign rf_lane_o  = '0;
     assign rd_ready   = 1'b1;
-    assign rd_value   = value_q[rd_lane*32 +: 32];
+    assign rd_row     = value_q;
     logic unused_rf;
-    assign unused_rf = rf_ready_i ^ (^rf_value_i) ^ red_rf_valid;
+    assign unused_rf = rf_ready_i ^ (^rf_row_i) ^ red_rf_valid;
   end
+  arc_lane_select #(.Lanes(Lanes), .Width(32)) u_lane_select (
+    .row_i  (rd_row),
+    .lane_i (rd_lane),
+    .value_o(rd_value)
+  );
 
   // ------------------------------------------------------------ group address
   // One address register for both units: the scheduler gives a group to one unit at a time

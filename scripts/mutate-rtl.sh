@@ -74,7 +74,7 @@ mutants=$(cat <<'EOF'
 25|arc_subcore_top.sv|condition|s/assign instr_ready_o = match_idle \&\& red_idle \&\& lsu_idle;/assign instr_ready_o = match_idle \&\& red_idle;/|next instruction while per-lane atomics are pending
 26|arc_subcore_top.sv|condition|s/if ((red_valid \&\& red_ready) || (lsu_valid \&\& lsu_ready)) grp_addr_q <= sched_addr;/if (red_valid \&\& red_ready) grp_addr_q <= sched_addr;/|per-lane groups keep a stale address
 27|arc_subcore_top.sv|operator|s/assign txn_reduced_o   = red_out_valid;/assign txn_reduced_o   = lsu_out_valid;/|route flag inverted
-28|arc_subcore_top.sv|lane order|s/assign rd_value   = value_q\[rd_lane\*32 +: 32\];/assign rd_value   = value_q[(rd_lane ^ IdxWidth'(1))*32 +: 32];/|operand register read at the neighbouring lane
+28|arc_lane_select.sv|lane order|s/assign value_o = row_i\[lane_i\*Width +: Width\];/assign value_o = row_i[(lane_i ^ IdxWidth'(1))*Width +: Width];/|value operand read at the neighbouring lane
 29|arc_subcore_top.sv|condition|s/assign rd_lane = lsu_rf_valid ? lsu_lane : red_lane;/assign rd_lane = red_rf_valid ? lsu_lane : red_lane;/|read port serves the wrong unit
 30|arc_subcore_top.sv|constant|s/      busy_q      <= busy_i;/      busy_q      <= 1'b0;/|LSU-busy input ignored (dynamic mode)
 31|arc_fp32_add_align.sv|constant|s/assign shift_r  = (exp_gap > 8'd26) ? 5'd26 : exp_gap\[4:0\];/assign shift_r  = (exp_gap > 8'd26) ? 5'd0 : exp_gap[4:0];/|huge exponent gaps not aligned

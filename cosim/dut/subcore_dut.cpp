@@ -64,8 +64,11 @@ class ModelImpl final : public SubcoreDut::Model {
     top_->txn_ready_i = ready;
     top_->rf_ready_i = rf_ready;
     top_->eval();
-    // The register file (RfPort = 1): the held instruction's value of the lane asked for.
-    top_->rf_value_i = rf_[top_->rf_lane_o % golden::kLanes];
+    // The register file (RfPort = 1): the held instruction's register, all lanes, in a read's
+    // handshake cycle; a signalling NaN in every lane otherwise, so a value taken outside the
+    // handshake (or from the wrong lane) shows in the sums.
+    const bool read = top_->rf_valid_o && top_->rf_ready_i;
+    for (int l = 0; l < golden::kLanes; ++l) top_->rf_row_i[l] = read ? rf_[l] : kNotRead;
     top_->eval();
     if (fst_) fst_->dump(2 * time_);
   }
@@ -89,6 +92,7 @@ class ModelImpl final : public SubcoreDut::Model {
   std::unique_ptr<VerilatedFstC> fst_;
   uint64_t time_ = 0;
   std::array<uint32_t, golden::kLanes> pending_{}, rf_{};
+  static constexpr uint32_t kNotRead = 0x7FA0'0001u;  // rf_row_i outside a read
 };
 
 }  // namespace

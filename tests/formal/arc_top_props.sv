@@ -1,8 +1,8 @@
 // Formal properties of arc_subcore_top (yosys-smtbmc bounded proofs; tests/formal/run_formal.sh).
 // Every input of the top is free (solver-chosen each cycle): instructions, masks, addresses,
 // values, mode/threshold/busy, txn_ready_i back-pressure and, for RfPort = 1, rf_ready_i. The
-// only assumptions: reset in the first cycle, and the register file answers with the value of
-// the lane it is asked for (rf_value_i = that lane's value of the accepted instruction).
+// only assumptions: reset in the first cycle, and a register-file read returns the accepted
+// instruction's register (rf_row_i = its values, all lanes; the top selects rf_lane_o's).
 //
 // The checker keeps its own reference of the instruction in flight, written from the spec
 // (arc::golden::process), not from the RTL: the lanes not yet sent, the addresses and values.
@@ -32,7 +32,7 @@ module arc_top_props #(
   input logic [Lanes*AddrWidth-1:0] instr_addr_i,
   input logic [Lanes*32-1:0]        instr_value_i,
   input logic                       rf_ready_i,
-  input logic [31:0]                rf_value_i,
+  input logic [Lanes*32-1:0]        rf_row_i,
   input logic [1:0]                 mode_i,
   input logic [5:0]                 threshold_i,
   input logic                       busy_i,
@@ -48,7 +48,7 @@ module arc_top_props #(
 
   arc_subcore_top #(.AddrWidth(AddrWidth), .FTZ(FTZ), .RfPort(RfPort), .Lanes(Lanes)) dut (
     .clk_i, .rst_ni, .instr_valid_i, .instr_ready_o(instr_ready), .instr_mask_i, .instr_addr_i,
-    .instr_value_i, .rf_valid_o(rf_valid), .rf_ready_i, .rf_lane_o(rf_lane), .rf_value_i,
+    .instr_value_i, .rf_valid_o(rf_valid), .rf_ready_i, .rf_lane_o(rf_lane), .rf_row_i,
     .mode_i, .threshold_i, .busy_i, .txn_valid_o(txn_valid), .txn_ready_i,
     .txn_reduced_o(txn_reduced), .txn_addr_o(txn_addr), .txn_value_o(txn_value),
     .txn_lane_mask_o(txn_mask)
@@ -73,8 +73,9 @@ module arc_top_props #(
   logic [5:0]                 thr_q;
   logic                       busy_q;
 
-  // RF model: the read lane's value of the accepted instruction.
-  always @(*) if (!init_q && rf_valid) assume (rf_value_i == val_q[rf_lane*32 +: 32]);
+  // RF model: a read returns the accepted instruction's register, all lanes (the top selects
+  // the lane; a read outside rf_valid returns anything).
+  always @(*) if (!init_q && rf_valid) assume (rf_row_i == val_q);
 
   // The next transaction per the spec: the next lane of the group being sent per lane (grp_q),
   // else the group of the lowest remaining lane, reduced or its first lane per the route.
