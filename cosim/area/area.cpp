@@ -103,10 +103,10 @@ void split_configs(const RtlTree& rtl, const std::map<std::string, std::int64_t>
         c.parts.push_back({std::string(kCoalescer), "reused",
                            "the LSU's address-coalescing unit: gives each group's thread mask", c.reused});
         c.parts.push_back({"register-file read port", "reused",
-                           "the existing RF port (rf_* ports, outside rtl/): nothing counted", 0});
+                           "the existing RF read of the warp register (rf_* ports, outside rtl/): nothing counted", 0});
         c.parts.push_back({"arc_subcore_top without the coalescer", "ARC-added",
-                           "arc_reduce (FPU + accumulator), arc_sched, arc_lane_issue, group address and config "
-                           "registers, control",
+                           "arc_reduce (FPU + accumulator), arc_sched, arc_lane_issue, arc_lane_select (the RF row's "
+                           "1024-to-32 lane select), group address and config registers, control",
                            c.arc_added});
       }
       c.gpu_arc_added = rep.arc_units * c.arc_added;
