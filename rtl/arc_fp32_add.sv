@@ -1,6 +1,6 @@
 // arc_fp32_add: combinational IEEE-754 binary32 adder, round to nearest even.
 //
-// Fixed interface (independent checks drive it as is): ports a, b, y; parameter FTZ.
+// Fixed interface (independent checks drive it as is): ports a_i, b_i, y_o; parameter FTZ.
 //   FTZ = 1: subnormal inputs and results are flushed to a zero of the same sign, as PTX
 //            red/atom.add.f32 do (the ROP semantics in ../shared/DESIGN.md).
 //   FTZ = 0: full IEEE subnormal support, as plain add.f32 without .ftz.

@@ -23,8 +23,9 @@ struct SubcoreOptions {
   uint64_t seed = 1;                     // for the two random choices above
   std::string fst_path;                  // non-empty: write an FST waveform to this file
   // The paper configuration (RfPort = 1): no operand register; the driver plays the register
-  // file, answering each rf_* read with the accepted instruction's lane value, ready with
-  // probability rf_ready_prob in a cycle (< 1: bank conflicts).
+  // file, answering each rf_* read with the accepted instruction's register, all lanes, in the
+  // read's handshake cycle (a signalling-NaN row otherwise), ready with probability
+  // rf_ready_prob in a cycle (< 1: bank conflicts).
   bool rf_port = false;
   double rf_ready_prob = 1.0;
 };

@@ -35,7 +35,7 @@ class ArcUnitRtl : public ArcUnit {
     top_->threshold_i = static_cast<uint8_t>(std::min<uint32_t>(setup_.sched.threshold, 63));
     top_->rst_ni = 0;
     top_->rf_ready_i = 0;  // RfPort = 0 (operand register): the read port is unused
-    for (int w = 0; w < 32; ++w) top_->rf_row_i[w] = 0;  // (32 lanes: VlWide words)
+    for (int w = 0; w < golden::kLanes; ++w) top_->rf_row_i[w] = 0;  // (one 32-bit word per lane)
     tick();
     top_->rst_ni = 1;
     tick();

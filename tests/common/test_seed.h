@@ -3,6 +3,7 @@
 // test program; each test prints it. A test that needs several streams adds a constant to it.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -18,3 +19,12 @@ inline uint64_t test_seed() {
 
 // What a test prints beside its counts (and adds to a failure), so the run can be repeated.
 inline std::string seed_note() { return "ARCSIM_TEST_SEED=" + std::to_string(test_seed()) + " repeats this run"; }
+
+// Printed (and flushed) as a test starts, so that a run that hangs, throws or is killed by a
+// time-out still shows its seed; returns the note for SCOPED_TRACE.
+inline std::string announce_seed() {
+  const std::string note = seed_note();
+  std::printf("seed: %s\n", note.c_str());
+  std::fflush(stdout);
+  return note;
+}

@@ -115,7 +115,7 @@ float split_sum(const std::vector<float>& x, size_t lo, size_t hi) {
 }
 
 TEST(Golden, GroupTreeIsTheRecursiveSplit) {
-  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(announce_seed());
   std::mt19937 rng(static_cast<uint32_t>(test_seed() + 20261127));
   std::uniform_real_distribution<float> mag(-1.0f, 1.0f);
   std::uniform_int_distribution<int> expo(-20, 20);
@@ -183,7 +183,7 @@ TEST(Golden, MemoryImageIsRopFtz) {
 // at a time, bit for bit, on patterns full of the cases FTZ and NaN handling decide: subnormal
 // inputs and sums, infinities, NaNs, signed zeros, and a subnormal word to start from.
 TEST(Golden, MemoryImageRunIsOneApplyAtATime) {
-  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(announce_seed());
   std::mt19937 rng(static_cast<uint32_t>(test_seed() + 16));
   const uint32_t special[] = {0u,          0x80000000u, 0x00000001u, 0x807FFFFFu, 0x00800000u, 0x80800000u,
                               0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00001u, 0x7F7FFFFFu, 0xFF7FFFFFu};

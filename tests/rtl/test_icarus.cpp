@@ -107,7 +107,7 @@ std::vector<SimEvent> run_verilator(const std::vector<WarpCase>& cases, FtzMode 
 class Icarus : public ::testing::TestWithParam<FtzMode> {};
 
 TEST_P(Icarus, SameOutputsAsGoldenAndVerilator) {
-  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(announce_seed());
   const FtzMode ftz = GetParam();
   const auto cases = cases_for(ftz);
   const char* rtl_env = std::getenv("ARCSIM_RTL_DIR");
@@ -147,7 +147,7 @@ TEST_P(Icarus, SameOutputsAsGoldenAndVerilator) {
 // differ by design (a group of n lanes takes 1 + 2(n-1)); RtlUnits.ReducePipelinedAdderStages2
 // checks those on the reduce unit.
 TEST_P(Icarus, PipelinedAdderTopSameTransactionsAsGolden) {
-  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(announce_seed());
   const FtzMode ftz = GetParam();
   const auto cases = cases_for(ftz);
   const char* rtl_env = std::getenv("ARCSIM_RTL_DIR");

@@ -7,6 +7,7 @@
 
 #include "rtl_timing.h"
 #include "test_env.h"
+#include "test_seed.h"
 
 namespace {
 
@@ -21,7 +22,8 @@ void check_top_timing(bool rf_port) {
   opt.rf_port = rf_port;
   arc::dut::SubcoreDut dut(opt);
   std::vector<WarpCase> cases = directed_cases(FtzMode::Flush);
-  WarpGen gen(0x71u);
+  SCOPED_TRACE(announce_seed());
+  WarpGen gen(test_seed() + 0x71u);
   while (cases.size() < n) cases.push_back(gen.next(FtzMode::Flush));
   for (const auto& c : cases) dut.push(c.in, c.cfg, c.busy);
   dut.run_until_idle();

@@ -47,7 +47,7 @@ const double kReadyProbs[] = {1.0, 0.6, 0.15};
 
 // ---------------------------------------------------------------- arc_addr_match
 TEST(RtlUnits, AddrMatch) {
-  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(announce_seed());
   for (double p : kReadyProbs) {
     Clocked<Varc_addr_match> h;
     WarpGen gen(test_seed() + 11);
@@ -109,7 +109,7 @@ TEST(RtlUnits, AddrMatch) {
 
 // ---------------------------------------------------------------- arc_sched
 TEST(RtlUnits, Sched) {
-  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(announce_seed());
   VerilatedContext ctx;
   Varc_sched s(&ctx, "sched");
   std::mt19937_64 rng(test_seed() + 3);
@@ -216,7 +216,7 @@ struct RedOut {
 // a group of n lanes offered 1 + (n-1) x stages cycles after its accept.
 template <class M>
 void check_reduce(uint64_t stages, int n_groups) {
-  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(announce_seed());
   const auto groups = random_groups(test_seed() + 21, n_groups);
   for (double p : kReadyProbs) {
     Clocked<M> h;
@@ -251,7 +251,7 @@ TEST(RtlUnits, ReducePipelinedAdderStages2) { check_reduce<Varc_reduce_s2>(2, 20
 // arc_fp32_add_pipe, Stages = 2: a new pair every cycle, each sum one cycle later, bit for bit
 // the MPFR-backed reference (random bit patterns plus zeros, subnormals, infinities, NaNs).
 TEST(RtlUnits, AdderPipelineOneAddPerCycle) {
-  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(announce_seed());
   VerilatedContext ctx;
   Varc_fp32_add_pipe2 m(&ctx, "add");
   std::mt19937_64 rng(test_seed() + 77);
@@ -295,7 +295,7 @@ struct LaneOut {
 };
 
 TEST(RtlUnits, LaneIssue) {
-  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(announce_seed());
   const auto groups = random_groups(test_seed() + 31, 60000);
   for (double p : kReadyProbs) {
     Clocked<Varc_lane_issue> h;

@@ -23,6 +23,7 @@ class SubcoreBackpressure : public ::testing::TestWithParam<Pressure> {};
 
 TEST_P(SubcoreBackpressure, NothingLostDuplicatedOrReordered) {
   const Pressure p = GetParam();
+  SCOPED_TRACE(announce_seed());
   const uint64_t n = arc::test::env_count("ARCSIM_RTL_BP_VECTORS", 50'000);
   for (FtzMode ftz : {FtzMode::Flush, FtzMode::Keep}) {
     arc::dut::SubcoreOptions opt;

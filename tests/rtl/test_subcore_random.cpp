@@ -19,6 +19,7 @@ class SubcoreRandom : public ::testing::TestWithParam<std::pair<FtzMode, bool>> 
 
 TEST_P(SubcoreRandom, MatchesGoldenBitForBit) {
   const FtzMode ftz = GetParam().first;
+  SCOPED_TRACE(announce_seed());
   const uint64_t n = arc::test::env_count("ARCSIM_RTL_VECTORS", 1'000'000);
   arc::dut::SubcoreOptions opt;
   opt.ftz = ftz;
