@@ -104,14 +104,19 @@ std::vector<SimEvent> run_verilator(const std::vector<WarpCase>& cases, FtzMode 
   return ev;
 }
 
+// Where the Icarus runs write: beside the RTL copy under test (ARCSIM_RTL_DIR), else the build.
+fs::path work_root() {
+  const char* rtl_env = std::getenv("ARCSIM_RTL_DIR");
+  return rtl_env && *rtl_env ? fs::path(rtl_env) / "icarus" : fs::path(BUILD_DIR);
+}
+
 class Icarus : public ::testing::TestWithParam<FtzMode> {};
 
 TEST_P(Icarus, SameOutputsAsGoldenAndVerilator) {
   SCOPED_TRACE(announce_seed());
   const FtzMode ftz = GetParam();
   const auto cases = cases_for(ftz);
-  const char* rtl_env = std::getenv("ARCSIM_RTL_DIR");
-  const fs::path work = rtl_env && *rtl_env ? fs::path(rtl_env) / "icarus" : fs::path(BUILD_DIR);
+  const fs::path work = work_root();
   const auto ica = run_icarus(cases, ftz, work / ("icarus_ftz" + std::to_string(static_cast<int>(ftz))));
   auto ver = run_verilator(cases, ftz);
   // Order both as (cycle, accept before transaction) for the cycle-exact comparison.
@@ -150,8 +155,7 @@ TEST_P(Icarus, PipelinedAdderTopSameTransactionsAsGolden) {
   SCOPED_TRACE(announce_seed());
   const FtzMode ftz = GetParam();
   const auto cases = cases_for(ftz);
-  const char* rtl_env = std::getenv("ARCSIM_RTL_DIR");
-  const fs::path work = rtl_env && *rtl_env ? fs::path(rtl_env) / "icarus" : fs::path(BUILD_DIR);
+  const fs::path work = work_root();
   const auto ica = run_icarus(cases, ftz, work / ("icarus_s2_ftz" + std::to_string(static_cast<int>(ftz))), 2);
   uint64_t passed = 0, failed = 0;
   std::vector<std::vector<Transaction>> got(cases.size());
