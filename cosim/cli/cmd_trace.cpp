@@ -186,7 +186,7 @@ CLI::Validator gen_check(const char* flag) {
 }
 
 void setup(CLI::App& app) {
-  auto* trace = app.add_subcommand("trace", "Warp-atomic traces: characterize one (info) or generate one (gen).");
+  auto* trace = app.add_subcommand("trace", "Warp-atomic traces: characterize (info), generate (gen), import, compare, strip to timing-only, upgrade the format.");
   trace->require_subcommand(1);
 
   auto io = std::make_shared<InfoOptions>();
