@@ -51,6 +51,14 @@ void run(const Options& o) {
   arc::area::AreaOptions opt = arc::area::default_area_options();
   if (!o.cache_dir.empty()) opt.cache_dir = o.cache_dir;
   if (o.no_cache) opt.cache_dir.clear();
+  if (!o.cache_dir.empty() && !o.no_cache) {  // a folder the user names must be one (the default may fall back)
+    std::error_code ec;
+    std::filesystem::create_directories(o.cache_dir, ec);
+    if (!std::filesystem::is_directory(o.cache_dir))
+      throw arc::Error("--cache-dir " + o.cache_dir + ": cannot create the cache folder" + (ec ? ": " + ec.message() : ""));
+    if (::access(o.cache_dir.c_str(), W_OK) != 0)
+      throw arc::Error("--cache-dir " + o.cache_dir + ": the cache folder is not writable: " + std::strerror(errno));
+  }
   opt.progress = !o.json;
   if (!(o.gate_ps > 0.0 && o.gate_ps <= 1000.0))
     throw arc::Error("--gate-ps " + fmt::format("{}", o.gate_ps) + ": a gate delay must be in (0, 1000] ps");

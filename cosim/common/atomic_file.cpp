@@ -112,6 +112,14 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (!parent.empty() && !fs::is_directory(parent, ec))
     throw Error(named + ": cannot create the file: folder " + parent.string() + " does not exist");
   tmp_ = temp_name(path_, ::getpid());
+  // Made here (empty; whoever writes it truncates it), so a folder that takes no new file
+  // (read-only, /proc) is an error naming the user's path, not the temporary one.
+  const int fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    const std::string why = std::strerror(errno);
+    throw Error(named + ": cannot create the file: " + why);
+  }
+  ::close(fd);
   slot_ = register_scratch(tmp_);
 }
 

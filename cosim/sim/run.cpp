@@ -4,11 +4,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <optional>
 #include <systemc>
 
@@ -35,7 +38,19 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
                                        static_cast<uint32_t>(spec.gpu.subcores_per_sm),
                                        static_cast<uint32_t>(spec.gpu.warps_per_subcore));
   if (spec.fidelity == Fidelity::Rtl && !spec.wave_path.empty()) enable_rtl_tracing();
-  GpuModel model("gpu", spec, trace, work, source);
+  // The model keeps tables of every word of the trace's gradient buffer (its header's
+  // buffer_words): one too large for memory is named here, not left as a bare bad_alloc.
+  const auto make_model = [&] {
+    try {
+      return std::make_unique<GpuModel>("gpu", spec, trace, work, source);
+    } catch (const std::bad_alloc&) {
+      throw Error(fmt::format("out of memory building the timing model: the trace's gradient buffer of {} words "
+                              "(header buffer_words) needs per-word tables larger than this machine gives the process",
+                              trace.header.buffer_words));
+    }
+  };
+  const std::unique_ptr<GpuModel> owned = make_model();
+  GpuModel& model = *owned;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration done, time 0
   std::optional<AtomicFile> wave_file;  // the FST appears at wave_path only when complete
   std::optional<RtlWave> wave;
@@ -57,6 +72,11 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
       if (spec.stats_interval) series.push_back(model.stats().sample(at));
       bar.update(model.stats().instructions);
     }
+  } catch (const std::bad_alloc&) {
+    if (!spec.stats_interval) throw;
+    throw Error(fmt::format("out of memory at cycle {}: --stats-interval {} keeps a sample every {} cycles ({} so far); "
+                            "give a larger interval",
+                            at, spec.stats_interval, spec.stats_interval, series.size()));
   } catch (const sc_core::sc_report& r) {
     // An arc::Error thrown inside a module (e.g. a trace found corrupt while streaming) reaches
     // here as SystemC's multi-line report: pass on its one line.
@@ -254,6 +274,9 @@ RunResult isolated(const RunSpec& spec, Run run) {
       ::getrusage(RUSAGE_SELF, &ru);
       r.peak_rss_kb = static_cast<uint64_t>(ru.ru_maxrss);
       payload = encode(r);
+    } catch (const std::bad_alloc&) {
+      tag = 'E';
+      payload = "out of memory in the timing model (the run needs more memory than this machine gives the process)";
     } catch (const std::exception& e) {
       tag = 'E';
       payload = e.what();

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <unordered_map>
+#include <utility>
 
 #include "trace_codec.h"
 #include "error.h"
@@ -136,6 +138,10 @@ struct Reader::Impl {
   uint64_t instructions = 0, lanes = 0, record_blocks = 0, buffer_blocks = 0;
   uint64_t header_end = 0;  // offset of the first block
   uint64_t table_blocks = 0, table_instructions = 0;  // version 3: the warp table read so far
+  // Warps whose last record opened a pair call (flag bit 8: record 0; its warp's next record is
+  // its record 1, same lanes and params): (sm << 32 | warp) -> (mask, params). Empty unless a
+  // trace has pair calls, so a trace without them pays one test per record.
+  std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> open_pairs;
 
   size_t read(uint8_t* p, size_t n) {
     const size_t got = std::fread(p, 1, n, f.get());
@@ -158,6 +164,11 @@ struct Reader::Impl {
     while (rec_left == 0)
       if (records_done || !next_block() || records_done) {
         read_rest();  // once, after the last record: the rest of the file is checked too
+        if (!open_pairs.empty()) {
+          const auto& [key, open] = *std::min_element(open_pairs.begin(), open_pairs.end());
+          throw Error(path + ": SM " + std::to_string(key >> 32) + " warp " + std::to_string(key & 0xFFFFFFFFu) +
+                      ": a pair call (flag bit 8) with no record 1 (the warp ends) (corrupt file)");
+        }
         return false;
       }
     try {
@@ -165,7 +176,23 @@ struct Reader::Impl {
     } catch (const Error& e) {
       throw Error(std::string(e.what()).insert(where.size(), " record " + std::to_string(rec_in_block)));
     }
+    if ((call[0].flags & kFlagPairCall) || !open_pairs.empty()) pair_record(call[0]);
     return true;
+  }
+  // A record of a trace with pair calls: it opens a pair, closes its warp's open one (its
+  // record 1), or, if its warp has one open, is not that pair's record 1 (corrupt).
+  void pair_record(const Instr& in) {
+    const uint64_t key = uint64_t{in.sm} << 32 | in.warp;
+    const auto open = open_pairs.find(key);
+    if (open == open_pairs.end()) {
+      if (in.flags & kFlagPairCall) open_pairs.emplace(key, std::pair<uint32_t, uint32_t>{in.active_mask, in.nparams});
+      return;
+    }
+    if (!(in.flags & kFlagPairCall) || open->second != std::pair<uint32_t, uint32_t>{in.active_mask, in.nparams})
+      throw Error(where + " record " + std::to_string(rec_in_block) + ": SM " + std::to_string(in.sm) + " warp " +
+                  std::to_string(in.warp) + ": a pair call (flag bit 8) whose next record is not its record 1 (flag bit 8, "
+                  "the same lanes and params)");
+    open_pairs.erase(open);
   }
   // A param of the current record (a call of n params) is invalid: the one-line error.
   [[noreturn]] void bad_param(uint32_t n, uint32_t param, const std::string& problem) const {

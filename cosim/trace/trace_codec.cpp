@@ -346,6 +346,10 @@ template <class In>
     if (n < 1 || n > kMaxParams)
       c.fail("malformed: a call of " + std::to_string(n) + " params (1.." + std::to_string(kMaxParams) + ")");
     if (n > 1) stride = unzigzag(c.varint());
+    // Param p's addresses are param 0's + p x stride, all 32-bit: a stride of 2^32 or more
+    // cannot be one (and (n - 1) x stride below would overflow int64 past the range test).
+    if (stride > 0xFFFFFFFFll || stride < -0xFFFFFFFFll)
+      c.fail("malformed: a call's address stride " + std::to_string(stride) + " leaves the 32-bit range");
   }
   if (track_seq_) last_seq_.set(out.sm, out.warp, out.seq + n - 1);
   out.param = 0;

@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <utility>
+
 #include "test_util.h"
 
 namespace arc::trace {
@@ -42,15 +45,25 @@ TEST(TraceCli, GenThenInfoJson) {
 }
 
 // Issue 20: info counts the pair send's instructions (flag bit 7) and a pair call's plain records
-// (bit 8); a pair sum's reduced lanes are its two, not its whole address group.
+// (bit 8); a pair sum's reduced lanes are its two, not its whole address group. A pair call is
+// two records of one warp in a row, same lanes (FORMAT.md): each warp's instructions go two
+// plain records of a pair call, then two pair sends, and so on.
 TEST(TraceCli, InfoCountsPairInstructions) {
   const std::string src = small_trace("pairsrc", 3, 200);
   Trace t = read_trace(src);
   uint64_t pairs = 0, plain = 0, sums = 0;
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint32_t>> warp;  // (sm, warp) -> (its nth, record 0's mask)
+  std::map<std::pair<uint32_t, uint32_t>, size_t> last;                        // (sm, warp) -> its last instruction
+  for (size_t i = 0; i < t.instrs.size(); ++i) last[{t.instrs[i].sm, t.instrs[i].warp}] = i;
   for (size_t i = 0; i < t.instrs.size(); ++i) {
     Instr& in = t.instrs[i];
     in.reduced_mask = 0;
-    if (i % 2) {
+    auto& [nth, mask] = warp[{in.sm, in.warp}];
+    const uint64_t k = nth++ % 4;
+    if (k == 0 && last[{in.sm, in.warp}] == i) continue;  // no record 1 would follow: a plain instruction
+    if (k < 2) {
+      if (k == 0) mask = in.active_mask;
+      in.active_mask = mask;  // record 1: record 0's lanes (a lane it adds reads address 0)
       in.flags |= kFlagPairCall;
       ++plain;
       continue;

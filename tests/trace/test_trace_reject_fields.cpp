@@ -3,7 +3,10 @@
 // version-3 file's warp table against its records.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "reject_util.h"
 #include "trace_stats.h"
@@ -93,6 +96,85 @@ TEST(TraceReject, RecordFieldsWiderThan32Bits) {
   expect_rejected(bad, tgood, kTiming, "undefined flag bits 0x00000200");
 }
 
+// Block 0's record 0 made a 2-param call with address stride `stride` (its param count, then
+// the stride, replace its count of 1): the decoder must refuse a stride no 32-bit address pair
+// can have before it multiplies it (an int64 overflow would pass the range test).
+void make_record0_a_call(Surgery& s, int64_t stride) {
+  Bytes& raw = s.blocks[0].raw;
+  detail::Cursor c(raw.data(), raw.size(), "block 0");
+  c.u8();
+  for (int i = 0; i <= 6; ++i) {
+    if (i == 4) c.u32();  // the active mask
+    c.varint();
+  }
+  const uint8_t* start = c.pos();
+  ASSERT_EQ(c.varint(), 1u) << "record 0 is a 1-param call";
+  Bytes nv;
+  detail::put_varint(nv, 2);
+  detail::put_varint(nv, (static_cast<uint64_t>(stride) << 1) ^ static_cast<uint64_t>(stride >> 63));  // zigzag
+  const size_t a = static_cast<size_t>(start - raw.data()), e = static_cast<size_t>(c.pos() - raw.data());
+  Bytes out(raw.begin(), raw.begin() + static_cast<long>(a));
+  out.insert(out.end(), nv.begin(), nv.end());
+  out.insert(out.end(), raw.begin() + static_cast<long>(e), raw.end());
+  raw = out;
+}
+
+TEST(TraceReject, CallStrideBeyondThe32BitRange) {
+  const std::string good = full_trace("good"), tgood = timing_trace("tgood"), bad = tmp_path("stride.arctrace");
+  for (const int64_t stride : {int64_t(1) << 62, -(int64_t(1) << 62), int64_t(1) << 32, INT64_MIN}) {
+    const std::string what = "record 0: malformed: a call's address stride " + std::to_string(stride) + " leaves the 32-bit range";
+    Surgery x = open_file(good);
+    make_record0_a_call(x, stride);
+    save(bad, x);
+    expect_rejected(bad, good, kFull, what);
+    Surgery t = open_file(tgood);
+    make_record0_a_call(t, stride);
+    save(bad, t);
+    expect_rejected(bad, tgood, kTiming, what);
+  }
+}
+
+// A pair call (flag bit 8) is two records of one warp in a row with the same lanes and params
+// (FORMAT.md): every reader refuses a record 0 whose warp ends, or whose warp's next record is
+// not its record 1; a well-formed pair reads.
+TEST(TraceReject, PairCallWithoutItsRecord1) {
+  const std::string good = full_trace("good"), bad = tmp_path("pair.arctrace");
+  const Trace base = read_trace(good);
+  std::vector<size_t> of_warp0;  // the instructions of the first instruction's warp, in order
+  for (size_t i = 0; i < base.instrs.size(); ++i)
+    if (base.instrs[i].sm == base.instrs[0].sm && base.instrs[i].warp == base.instrs[0].warp) of_warp0.push_back(i);
+  ASSERT_GE(of_warp0.size(), 3u);
+  const auto with = [&](const std::vector<size_t>& flagged, bool same_lanes) {
+    Trace t = base;
+    for (size_t i : flagged) {
+      t.instrs[i].flags |= kFlagPairCall;
+      t.instrs[i].reduced_mask = 0;
+      t.instrs[i].partial_sum.fill(0);
+    }
+    if (same_lanes && flagged.size() == 2) t.instrs[flagged[1]].active_mask = t.instrs[flagged[0]].active_mask;
+    write_trace(bad, t);
+  };
+  with({of_warp0.back()}, false);
+  expect_rejected(bad, good, kFull, "a pair call (flag bit 8) with no record 1 (the warp ends)");
+  with({of_warp0[0]}, false);
+  expect_rejected(bad, good, kFull, "a pair call (flag bit 8) whose next record is not its record 1");
+  Trace t = base;  // record 1 on other lanes
+  if (t.instrs[of_warp0[1]].active_mask == t.instrs[of_warp0[0]].active_mask) {
+    const uint32_t other = t.instrs[of_warp0[1]].active_mask ^ 1u;  // lane 0 on or off (an added lane reads address 0)
+    t.instrs[of_warp0[1]].active_mask = other ? other : 3u;
+  }
+  for (size_t i : {of_warp0[0], of_warp0[1]}) {
+    t.instrs[i].flags |= kFlagPairCall;
+    t.instrs[i].reduced_mask = 0;
+  }
+  write_trace(bad, t);
+  expect_rejected(bad, good, kFull, "a pair call (flag bit 8) whose next record is not its record 1");
+  with({of_warp0[0], of_warp0[1]}, true);
+  EXPECT_EQ(testing::error_of([&] { read_trace(bad); }), "");
+  const CmdResult r = arcsim("trace info " + bad);
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 // ---- item 8: impossible header values -------------------------------------------------------
 
 TEST(TraceReject, ImpossibleHeaderValues) {
@@ -176,7 +258,7 @@ TEST(TraceReject, ReservedAndEmptyFields) {
 
 // ---- item 16: trace info, sim and verify check the warp table entry by entry ---------------------
 
-TEST(TraceReject, InfoSimAndVerifyCheckTheWarpTableAgainstTheRecords) {
+TEST(TraceReject, EveryReaderChecksTheWarpTableAgainstTheRecords) {
   const std::string good = full_trace("good"), bad = tmp_path("table.arctrace");
   Surgery x = open_file(good);
   Block& t = x.blocks[index_of(x, BlockKind::WarpTable)];
@@ -187,7 +269,7 @@ TEST(TraceReject, InfoSimAndVerifyCheckTheWarpTableAgainstTheRecords) {
   e[1].gap_sum += 1;  // totals unchanged: only an entry-by-entry check sees it
   t.raw = detail::encode_warp_table(e.data(), e.size());
   save(bad, x);
-  expect_rejected(bad, good, kInfo | kSim | kVerify | kVerifyLimit, "warp table entry 1", false);
+  expect_rejected(bad, good, kFull, "warp table entry 1", false);
   EXPECT_NE(testing::error_of([&] { compute_stats(bad); }).find("warp table entry 1"), std::string::npos);
   EXPECT_EQ(testing::error_of([&] { compute_stats(good); }), "");
 }
