@@ -12,6 +12,7 @@ const std::vector<uint32_t>& special_values() {
         0x007FFFFE, 0x007FFFFF,  // largest subnormals
         0x00800000,  // smallest normal 2^-126
         0x00800001, 0x00FFFFFF, 0x01000000,
+        0x33000000,  // 2^-25 (half an ulp of 1 - 2^-24: a tie that carries into 1.0)
         0x33800000,  // 2^-24 (half an ulp of 1.0)
         0x33800001, 0x34000000,  // 2^-23 (one ulp of 1.0)
         0x3EAAAAAB,  // 1/3
@@ -25,9 +26,11 @@ const std::vector<uint32_t>& special_values() {
         0x4B7FFFFF,  // 2^24 - 1
         0x4B800000,  // 2^24
         0x7EFFFFFF, 0x7F000000,  // near 2^127
+        0x73000000,  // 2^103 (half an ulp of the largest finite: rounds it up to inf)
         0x7F7FFFFE, 0x7F7FFFFF,  // largest finite
         0x7F800000,  // inf
         0x7F800001,  // signalling NaN
+        0x7FBFFFFF,  // signalling NaN, largest payload
         0x7FC00000,  // quiet NaN
         0x7FFFFFFF,  // canonical NaN
     };
@@ -49,6 +52,7 @@ const char* to_string(VectorClass c) {
     case VectorClass::Tie: return "tie";
     case VectorClass::Subnormal: return "subnormal";
     case VectorClass::Overflow: return "overflow";
+    case VectorClass::Carry: return "carry";
     case VectorClass::Special: return "special";
     case VectorClass::kCount: break;
   }
@@ -64,8 +68,9 @@ std::pair<uint32_t, uint32_t> VectorGenerator::next(VectorClass* cls) {
   else if (r < 45) { c = VectorClass::ExpGap; v = exp_gap(); }
   else if (r < 60) { c = VectorClass::Cancel; v = cancel(); }
   else if (r < 75) { c = VectorClass::Tie; v = tie(); }
-  else if (r < 87) { c = VectorClass::Subnormal; v = subnormal(); }
-  else if (r < 93) { c = VectorClass::Overflow; v = overflow(); }
+  else if (r < 85) { c = VectorClass::Subnormal; v = subnormal(); }
+  else if (r < 90) { c = VectorClass::Overflow; v = overflow(); }
+  else if (r < 93) { c = VectorClass::Carry; v = carry(); }
   else { c = VectorClass::Special; v = special(); }
   if (uniform(0, 1)) std::swap(v.first, v.second);
   if (cls) *cls = c;
@@ -111,6 +116,25 @@ std::pair<uint32_t, uint32_t> VectorGenerator::tie() {
     mb = (mb & ~low) | half;
   }
   return {pack(uniform(0, 1), ea, bits32()), pack(uniform(0, 1), eb, mb)};
+}
+
+// Rounding that carries out of the mantissa: the larger operand's mantissa is all ones and the
+// smaller's bits below its ulp are a half ulp (a tie, which rounds to even: up), a little more, or
+// a little less, at every exponent gap 1..24 (tie() draws an all-ones mantissa about once in 2^23
+// vectors, so gaps 2..21 never carried). Same signs: the sum carries into the next binade, and at
+// the top exponent overflows to infinity by rounding alone (one in four of these vectors).
+std::pair<uint32_t, uint32_t> VectorGenerator::carry() {
+  const uint32_t gap = uniform(1, 24);
+  const uint32_t ea = uniform(0, 3) == 0 ? 254 : uniform(gap + 1, 254);
+  const uint32_t eb = ea - gap;
+  const uint32_t low = gap >= 23 ? 0x7FFFFFu : (1u << gap) - 1;  // b's bits below a's ulp (its hidden bit above them)
+  uint32_t below = gap >= 24 ? 0u : 1u << (gap - 1);             // b's part below a's ulp: exactly a half ulp
+  const uint32_t wiggle = uniform(0, 2);
+  if (gap < 24 && wiggle == 1) below += 1;                       // just above a half: up
+  if (gap < 24 && wiggle == 2 && below > 1) below -= 1;          // just below: stays
+  const uint32_t mb = gap >= 24 ? bits32() & 0x7FFFFF : ((bits32() & 0x7FFFFF) & ~low) | below;
+  const uint32_t s = uniform(0, 1);
+  return {pack(s, ea, 0x7FFFFF), pack(s, eb, mb)};
 }
 
 // One or both operands subnormal, or both tiny normals whose sum or difference is subnormal.

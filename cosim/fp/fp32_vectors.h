@@ -1,6 +1,7 @@
 // Test-vector sources for binary32 addition: a table of special values and a seeded random
 // generator weighted towards the hard cases (cancellation, rounding ties, exponent gaps 0..40,
-// subnormals, overflow, NaN/inf, +-0). Shared by the GoogleTest suites and `arcsim check-adder`.
+// subnormals, overflow, rounding that carries into the next binade or to infinity, NaN/inf,
+// +-0). Shared by the GoogleTest suites and `arcsim check-adder`.
 #pragma once
 #include <cstdint>
 #include <random>
@@ -14,7 +15,7 @@ namespace arc::fp {
 const std::vector<uint32_t>& special_values();
 
 // The class a random vector was drawn from (for reports).
-enum class VectorClass { Uniform, ExpGap, Cancel, Tie, Subnormal, Overflow, Special, kCount };
+enum class VectorClass { Uniform, ExpGap, Cancel, Tie, Subnormal, Overflow, Carry, Special, kCount };
 const char* to_string(VectorClass c);
 
 // A fresh seed for VectorGenerator (64 bits from std::random_device): each run draws new vectors;
@@ -40,6 +41,7 @@ class VectorGenerator {
   std::pair<uint32_t, uint32_t> tie();
   std::pair<uint32_t, uint32_t> subnormal();
   std::pair<uint32_t, uint32_t> overflow();
+  std::pair<uint32_t, uint32_t> carry();
   std::pair<uint32_t, uint32_t> special();
 
   std::mt19937_64 rng_;
