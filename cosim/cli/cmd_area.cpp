@@ -35,30 +35,28 @@ bool is_gpu_key(const std::string& kv) {
   return p && !p->is_knob();
 }
 
+// `flag`'s folder, created if missing and writable, or a one-line error naming it (`what`: the
+// folder's role); checked before the syntheses (minutes), not after them.
+void require_folder(const std::string& flag, const std::string& dir, const std::string& what) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir))
+    throw arc::Error(flag + " " + dir + ": cannot create the " + what + " folder" + (ec ? ": " + ec.message() : ""));
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw arc::Error(flag + " " + dir + ": the " + what + " folder is not writable: " + std::strerror(errno));
+}
+
 void run(const Options& o) {
   if (!o.config.empty() && o.gpu != "rtx4090") throw arc::Error("give either --gpu or --config, not both");
   if (o.sweep && o.out.empty()) throw arc::Error("--sweep needs --out DIR (for area_sweep.csv and .png)");
   if (!o.sweep && !o.out.empty()) throw arc::Error("--out " + o.out + ": only --sweep writes files (add --sweep)");
-  if (o.sweep) {  // checked before the syntheses (minutes), not after them
-    std::error_code ec;
-    std::filesystem::create_directories(o.out, ec);
-    if (!std::filesystem::is_directory(o.out))
-      throw arc::Error("--out " + o.out + ": cannot create the output folder" + (ec ? ": " + ec.message() : ""));
-    if (::access(o.out.c_str(), W_OK) != 0)
-      throw arc::Error("--out " + o.out + ": the output folder is not writable: " + std::strerror(errno));
-  }
+  if (o.sweep) require_folder("--out", o.out, "output");
   arc::config::GpuConfig gpu = arc::config::load_gpu(o.config.empty() ? o.gpu : o.config);
   arc::area::AreaOptions opt = arc::area::default_area_options();
   if (!o.cache_dir.empty()) opt.cache_dir = o.cache_dir;
   if (o.no_cache) opt.cache_dir.clear();
-  if (!o.cache_dir.empty() && !o.no_cache) {  // a folder the user names must be one (the default may fall back)
-    std::error_code ec;
-    std::filesystem::create_directories(o.cache_dir, ec);
-    if (!std::filesystem::is_directory(o.cache_dir))
-      throw arc::Error("--cache-dir " + o.cache_dir + ": cannot create the cache folder" + (ec ? ": " + ec.message() : ""));
-    if (::access(o.cache_dir.c_str(), W_OK) != 0)
-      throw arc::Error("--cache-dir " + o.cache_dir + ": the cache folder is not writable: " + std::strerror(errno));
-  }
+  // A cache folder the user names must be one (the default one may fall back to none).
+  if (!o.cache_dir.empty() && !o.no_cache) require_folder("--cache-dir", o.cache_dir, "cache");
   opt.progress = !o.json;
   if (!(o.gate_ps > 0.0 && o.gate_ps <= 1000.0))
     throw arc::Error("--gate-ps " + fmt::format("{}", o.gate_ps) + ": a gate delay must be in (0, 1000] ps");
