@@ -56,12 +56,14 @@ std::vector<std::uint32_t> parse_level_rates(const GpuConfig& cfg, const LevelKe
   std::string list = cfg.*k.rates;
   // Commas or spaces between the rates; a comma with no rate before or after it ("1,,2", "1,")
   // is a slip, not a separator.
-  for (std::size_t at = list.find(','); at != std::string::npos; at = list.find(',', at + 1)) {
-    const std::size_t before = list.find_last_not_of(" \t", at == 0 ? std::string::npos : at - 1);
-    const std::size_t after = list.find_first_not_of(" \t", at + 1);
-    if (at == 0 || before == std::string::npos || list[before] == ',' || after == std::string::npos)
-      fail(origin, k.rates_key, "'" + list + "' has a comma with no rate on one side (give rates separated by commas or spaces)");
-  }
+  if (list.find(',') != std::string::npos)
+    for (std::size_t from = 0;; ) {  // each comma-separated piece holds something
+      const std::size_t comma = list.find(',', from);
+      if (list.find_first_not_of(" \t", from) >= comma)
+        fail(origin, k.rates_key, "'" + list + "' has a comma with no rate on one side (give rates separated by commas or spaces)");
+      if (comma == std::string::npos) break;
+      from = comma + 1;
+    }
   std::replace(list.begin(), list.end(), ',', ' ');
   std::istringstream in(list);
   for (std::string tok; in >> tok;) {

@@ -127,12 +127,14 @@ std::pair<uint32_t, uint32_t> VectorGenerator::carry() {
   const uint32_t gap = uniform(1, 24);
   const uint32_t ea = uniform(0, 3) == 0 ? 254 : uniform(gap + 1, 254);
   const uint32_t eb = ea - gap;
-  const uint32_t low = gap >= 23 ? 0x7FFFFFu : (1u << gap) - 1;  // b's bits below a's ulp (its hidden bit above them)
-  uint32_t below = gap >= 24 ? 0u : 1u << (gap - 1);             // b's part below a's ulp: exactly a half ulp
   const uint32_t wiggle = uniform(0, 2);
-  if (gap < 24 && wiggle == 1) below += 1;                       // just above a half: up
-  if (gap < 24 && wiggle == 2 && below > 1) below -= 1;          // just below: stays
-  const uint32_t mb = gap >= 24 ? bits32() & 0x7FFFFF : ((bits32() & 0x7FFFFF) & ~low) | below;
+  uint32_t mb = bits32() & 0x7FFFFF;  // gap 24: all of b lies below a's ulp, a half or more: up
+  if (gap < 24) {                     // b's low `gap` bits lie below a's ulp (its hidden bit above them)
+    uint32_t below = 1u << (gap - 1);                   // exactly a half ulp
+    if (wiggle == 1) below += 1;                        // just above a half: up
+    if (wiggle == 2 && below > 1) below -= 1;           // just below: stays
+    mb = (mb & ~((1u << gap) - 1)) | below;
+  }
   const uint32_t s = uniform(0, 1);
   return {pack(s, ea, 0x7FFFFF), pack(s, eb, mb)};
 }
