@@ -78,6 +78,9 @@ class Calendar : public sc_core::sc_module {
   // end is armed as before, so where a run stops (and what a stats sample sees) is unchanged.
   // 0 (the default, e.g. a test's own sc_start): every cycle goes through the kernel.
   void run_before(Cycle end) { horizon_ = end; }
+  // The cycle of the next wake in the book (SystemC's one pending event), kNever when none:
+  // between sc_start() calls nothing runs before it (run.cpp skips idle stretches whole).
+  Cycle next_wake() const { return armed_; }
   // c > now. Inline, the common case: while firing, a cycle within the wheel's reach.
   void add(Wake* w, Cycle c) {
     if (firing_ && c - detail::g_now < kWheel) {

@@ -119,6 +119,45 @@ TEST(SimCli, JsonCarriesConfigBreakdownsAndSeries) {
   }
 }
 
+// --stats-interval over long compute gaps: the idle chunks are skipped whole, each idle stretch
+// kept as its two ends, so the series follows the busy time, not the gaps. 8 warps with gaps of
+// ~1e8 cycles at an interval of 1000 would be about a million samples one by one.
+TEST(SimCli, StatsSeriesSkipsIdleStretches) {
+  arc::tracegen::GenConfig g = arc::sim::testing::hot(32, 5);
+  g.sms = 2;
+  g.subcores_per_sm = 1;
+  g.warps_per_subcore = 4;
+  g.gap_mean = 1e8;
+  const auto dir = std::filesystem::temp_directory_path() / "arcsim-tests-sim";
+  const std::string path = (dir / "long-gaps.arctrace").string();
+  arc::tracegen::generate(g, path);
+  const uint64_t interval = 1000;
+  const Out sim = arcsim("sim --gpu h100 --set sms=2 --mode baseline --stats-interval 1000 --json --trace " + path);
+  ASSERT_EQ(sim.code, 0) << sim.err;
+  const auto r = nlohmann::json::parse(sim.out).at("runs").at(0);
+  const auto& series = r.at("series");
+  const uint64_t cycles = r.at("total_cycles").get<uint64_t>();
+  ASSERT_GT(cycles, 100'000'000u);  // the gaps are long: ~1e5 intervals or more
+  ASSERT_FALSE(series.empty());
+  EXPECT_LT(series.size(), 2000u) << "one sample per interval through the gaps";
+  for (size_t i = 1; i < series.size(); ++i) {
+    const auto &a = series[i - 1], &b = series[i];
+    const uint64_t ca = a["cycle"].get<uint64_t>(), cb = b["cycle"].get<uint64_t>();
+    ASSERT_GT(cb, ca);
+    EXPECT_EQ(cb % interval, 0u);
+    for (const char* k : {"instructions", "lane_updates", "requests_to_l2", "rop_ops", "atomic_stall_cycles"}) {
+      EXPECT_LE(a[k].get<uint64_t>(), b[k].get<uint64_t>()) << k;
+      if (cb - ca > interval) {
+        EXPECT_EQ(a[k], b[k]) << k << ": a skipped stretch " << ca << ".." << cb << " changed it";
+      }
+    }
+  }
+  EXPECT_EQ(series.back()["rop_ops"], r["reductions_at_rops"]);
+  EXPECT_EQ(series.back()["instructions"], r["instructions"]);
+  EXPECT_GE(series.back()["cycle"].get<uint64_t>(), cycles);
+  tally(series.size() < 2000u);
+}
+
 // The RTL level's waveform: one FST of every ARC unit, with the same run as without it.
 TEST(SimCli, RtlWaveformIsWrittenAndChangesNothing) {
   const std::string common = "sim --gpu h100 --set sms=4 --set rop_units=8 --mode arc-hw --fidelity rtl --json --trace " +
