@@ -15,7 +15,6 @@
 #include "error.h"
 #include "subcommand.h"
 #include "trace.h"
-#include "trace_stats.h"
 
 namespace arc::cli::cmd_trace_compare {  // named, so the unity build can batch the subcommands
 namespace {
@@ -51,30 +50,21 @@ void run(const Options& o) {
   arc::trace::Instr x, y;
   uint64_t n = 0, lanes = 0;
   // Both files are read to their ends (Reader::next checks everything after the records too,
-  // and a version-3 file's warp table is checked against its records) before any answer: a
+  // a version-3 file's warp table against its records included) before any answer: a
   // corrupt file is an error (exit 2), never SAME or DIFFER.
-  arc::trace::WarpTableCheck table_a, table_b;
-  const auto next_a = [&] { return a.next(x) && (table_a.see(x), true); };
-  const auto next_b = [&] { return b.next(y) && (table_b.see(y), true); };
-  const auto check_tables = [&] {
-    table_a.check(a, o.a);
-    table_b.check(b, o.b);
-  };
+  const auto next_a = [&] { return a.next(x); };
+  const auto next_b = [&] { return b.next(y); };
   const auto differ = [&](const std::string& what) {
     while (next_a()) {
     }
     while (next_b()) {
     }
-    check_tables();
     std::cout << what;
     std::exit(1);
   };
   for (;; ++n) {
     const bool more_a = next_a(), more_b = next_b();
-    if (!more_a && !more_b) {
-      check_tables();
-      break;
-    }
+    if (!more_a && !more_b) break;
     if (more_a != more_b)
       differ(fmt::format("DIFFER: {} ends after {} instructions, the other goes on\n", more_a ? o.b : o.a, n));
     if (const std::string d = diff(x, y); !d.empty()) differ(fmt::format("DIFFER at instruction {}: {}\n", n, d));

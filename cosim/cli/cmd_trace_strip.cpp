@@ -30,7 +30,7 @@ void run(const Options& o) {
   if (h.timing_only) throw arc::Error(o.in + ": already a timing-only trace");
   h.timing_only = true;
   h.metadata.emplace_back("stripped_from", o.in);
-  const CopyResult c = copy_records(r, o.in, h, o.out, false);
+  const CopyResult c = copy_records(r, h, o.out, false);
   std::cout << fmt::format("wrote {}: timing-only, {} instructions, {} lane updates, {} bytes ({:.3f} bytes per lane update)\n",
                            o.out, c.instructions, c.lane_updates, c.bytes,
                            c.lane_updates ? static_cast<double>(c.bytes) / static_cast<double>(c.lane_updates) : 0.0);

@@ -28,7 +28,7 @@ void run(const Options& o) {
   if (r.version() == arc::trace::kVersion)
     throw arc::Error(fmt::format("{}: already format version {}", o.in, arc::trace::kVersion));
   const uint16_t from = r.version();
-  const CopyResult c = copy_records(r, o.in, r.header(), o.out, true);
+  const CopyResult c = copy_records(r, r.header(), o.out, true);
   std::cout << fmt::format("wrote {}: format version {} (was {}), {} instructions, {} bytes\n", o.out,
                            arc::trace::kVersion, from, c.instructions, c.bytes);
 }

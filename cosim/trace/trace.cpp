@@ -142,6 +142,12 @@ struct Reader::Impl {
   // its record 1, same lanes and params): (sm << 32 | warp) -> (mask, params). Empty unless a
   // trace has pair calls, so a trace without them pays one test per record.
   std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> open_pairs;
+  // Version 3: the warp table entry by entry against the records (skip_warp_entries() turns it
+  // off): each record's warp, in order of first appearance, with its instructions and gap sum,
+  // and the table's entries as read; compared at the end block.
+  bool check_entries = true;
+  std::unordered_map<uint64_t, size_t> entry_of;  // (sm << 32 | warp) -> index into seen_warps
+  std::vector<WarpEntry> seen_warps, table_warps;
 
   size_t read(uint8_t* p, size_t n) {
     const size_t got = std::fread(p, 1, n, f.get());
@@ -177,7 +183,33 @@ struct Reader::Impl {
       throw Error(std::string(e.what()).insert(where.size(), " record " + std::to_string(rec_in_block)));
     }
     if ((call[0].flags & kFlagPairCall) || !open_pairs.empty()) pair_record(call[0]);
+    if (check_entries) see_record(call[0], dec->nparams());
     return true;
+  }
+  // A record (a call of n params, param 0 `in`) for the warp-table check.
+  void see_record(const Instr& in, uint32_t n) {
+    const auto [at, fresh] = entry_of.try_emplace(uint64_t{in.sm} << 32 | in.warp, seen_warps.size());
+    if (fresh) seen_warps.push_back({in.sm, in.subcore, in.warp, 0, 0});
+    WarpEntry& e = seen_warps[at->second];
+    e.instructions += n;
+    e.gap_sum += in.gap;  // (the call's later params have gap 0)
+  }
+  // At the end block, after the totals: the table lists exactly the records' warps.
+  void check_entries_now() const {
+    if (table_warps.size() != seen_warps.size())
+      throw Error(path + ": the trace's warp table lists " + std::to_string(table_warps.size()) +
+                  " warps, the records hold " + std::to_string(seen_warps.size()) + " (corrupt file)");
+    for (size_t i = 0; i < seen_warps.size(); ++i) {
+      const WarpEntry& e = table_warps[i];
+      const WarpEntry& w = seen_warps[i];
+      if (!(e == w))
+        throw Error(path + ": the trace's warp table entry " + std::to_string(i) + " (SM " + std::to_string(e.sm) +
+                    ", sub-core " + std::to_string(e.subcore) + ", warp " + std::to_string(e.warp) + ", " +
+                    std::to_string(e.instructions) + " instructions, gap sum " + std::to_string(e.gap_sum) +
+                    ") does not match the records (SM " + std::to_string(w.sm) + ", sub-core " + std::to_string(w.subcore) +
+                    ", warp " + std::to_string(w.warp) + ", " + std::to_string(w.instructions) + " instructions, gap sum " +
+                    std::to_string(w.gap_sum) + ") (corrupt file)");
+    }
   }
   // A record of a trace with pair calls: it opens a pair, closes its warp's open one (its
   // record 1), or, if its warp has one open, is not that pair's record 1 (corrupt).
@@ -246,7 +278,7 @@ bool Reader::Impl::next_block() {
     case BlockKind::WarpTable: {
       if (version < 3) throw Error(where + ": a warp-table block in a version-" + std::to_string(version) + " trace");
       records_done = true;
-      table_instructions += detail::decode_warp_table(raw, bh.count, header, where, nullptr);
+      table_instructions += detail::decode_warp_table(raw, bh.count, header, where, check_entries ? &table_warps : nullptr);
       ++table_blocks;
       return true;
     }
@@ -264,6 +296,7 @@ bool Reader::Impl::next_block() {
       if (version >= 3 && table_instructions != instructions)
         throw Error(where + ": the warp table lists " + std::to_string(table_instructions) +
                     " instructions, the records hold " + std::to_string(instructions) + " (corrupt file)");
+      if (version >= 3 && check_entries) check_entries_now();
       const uint64_t want = header.timing_only ? 0 : header.buffer_words;
       if (buffer_words != want)
         throw Error(where + ": final buffer has " + std::to_string(buffer_words) + " words, " +
@@ -386,6 +419,11 @@ const Instr* Reader::next() {
 }
 
 void Reader::ignore_seq() { impl_->dec->ignore_seq(); }
+void Reader::skip_warp_entries() {
+  auto& m = *impl_;
+  if (m.instructions) throw Error(m.path + ": internal: skip_warp_entries() after the first record");
+  m.check_entries = false;
+}
 void Reader::keep_values_packed() { impl_->dec->keep_values_packed(); }
 const uint8_t* Reader::packed_values() const {
   const auto& m = *impl_;

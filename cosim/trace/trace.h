@@ -186,9 +186,9 @@ class Reader {
   uint16_t version() const;  // format version of the file (1 to 3)
   // The warp table of a version-3 file (nullopt for versions 1 and 2), read by hopping from
   // block header to block header (every header checksum checked, no record decoded) to the
-  // table and end blocks; independent of next()'s position. Reading the records checks the
-  // table's form and its total against them; a user of the per-warp entries checks those
-  // against the records it reads (the timing model's file source does).
+  // table and end blocks; independent of next()'s position. Reading the records to the end
+  // checks the table against them: its form, its total, and entry by entry (each warp in order
+  // of first appearance, with its instructions and gap sum) unless skip_warp_entries().
   std::optional<WarpTable> warp_table() const;
   // The next instruction (a call's params one by one); false after the last one. Before it
   // says so, the rest of the file (final buffer, warp table, end block, and that nothing
@@ -206,6 +206,10 @@ class Reader {
   // From now on the records' seq numbers are not followed (each reads as its stored delta),
   // which saves a per-warp table look-up per record: for a reader that never reads seq.
   void ignore_seq();
+  // From now on (call it before the first record) the warp table's entries are not checked
+  // against the records (its form and total still are): for a reader that checks them itself
+  // (the timing model's file source, from its per-warp tally), which saves a look-up per record.
+  void skip_warp_entries();
   // The record next_call() returned last was encoded warp-uniform (every active lane on one
   // address; a writer may also encode such a record lane by lane, then this is false).
   bool last_call_uniform() const;

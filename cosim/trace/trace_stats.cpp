@@ -10,32 +10,6 @@
 
 namespace arc::trace {
 
-void WarpTableCheck::see(const Instr& in) {
-  const auto [at, fresh] = at_.try_emplace(uint64_t{in.sm} << 32 | in.warp, warps_.size());
-  if (fresh) warps_.push_back({in.sm, in.subcore, in.warp, 0, 0});
-  ++warps_[at->second].instructions;
-  warps_[at->second].gap_sum += in.gap;
-}
-
-void WarpTableCheck::check(const Reader& r, const std::string& path) const {
-  const std::optional<WarpTable> t = r.warp_table();
-  if (!t) return;  // before version 3: no table
-  if (t->warps.size() != warps_.size())
-    throw Error(path + ": the trace's warp table lists " + std::to_string(t->warps.size()) + " warps, the records hold " +
-                std::to_string(warps_.size()) + " (corrupt file)");
-  for (size_t i = 0; i < warps_.size(); ++i) {
-    const WarpEntry& e = t->warps[i];
-    const WarpEntry& w = warps_[i];
-    if (!(e == w))
-      throw Error(path + ": the trace's warp table entry " + std::to_string(i) + " (SM " + std::to_string(e.sm) +
-                  ", sub-core " + std::to_string(e.subcore) + ", warp " + std::to_string(e.warp) + ", " +
-                  std::to_string(e.instructions) + " instructions, gap sum " + std::to_string(e.gap_sum) +
-                  ") does not match the records (SM " + std::to_string(w.sm) + ", sub-core " + std::to_string(w.subcore) +
-                  ", warp " + std::to_string(w.warp) + ", " + std::to_string(w.instructions) + " instructions, gap sum " +
-                  std::to_string(w.gap_sum) + ") (corrupt file)");
-  }
-}
-
 TraceStats compute_stats(const std::string& path, const std::function<void(uint64_t, uint64_t)>& progress) {
   Reader r(path);
   TraceStats s;
@@ -43,7 +17,7 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
   s.version = r.version();
   s.file_bytes = r.file_bytes();
   std::unordered_set<uint64_t> sms;
-  WarpTableCheck table;
+  std::unordered_set<uint64_t> warps;  // sm << 32 | warp
   Instr in;
   while (r.next(in)) {
     const uint32_t m = in.active_mask;
@@ -70,15 +44,14 @@ TraceStats compute_stats(const std::string& path, const std::function<void(uint6
     if (in.flags & kFlagPairSum) s.reduced_lanes += 2 * static_cast<uint64_t>(__builtin_popcount(in.reduced_mask));
     s.pair_sends += (in.flags & kFlagPairSum) != 0;
     s.pair_plain += (in.flags & kFlagPairCall) != 0;
-    table.see(in);
+    warps.insert(uint64_t{in.sm} << 32 | in.warp);
     sms.insert(in.sm);
     if (progress && (r.instructions() & 0xFFFF) == 0) progress(r.bytes_read(), r.file_bytes());
   }
   for (uint32_t w : r.final_buffer()) s.buffer_nonzero += w != 0;
   s.instructions = r.instructions();
   s.lanes = r.lanes();
-  s.warps = table.warps();
-  table.check(r, path);
+  s.warps = warps.size();
   s.sms = sms.size();
   return s;
 }

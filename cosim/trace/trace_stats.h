@@ -39,24 +39,8 @@ struct TraceStats {
   }
 };
 
-// A version-3 file's warp table against its records: see() each record as it is read, then
-// check() once the reader has reached the end (Reader::next returned false), which throws
-// arc::Error (one line, naming the file) unless the table lists exactly the records' warps, in
-// order of first appearance, with their instruction counts and gap sums (the reader itself
-// checks only the table's form and total). `arcsim sim` checks the same while it streams.
-class WarpTableCheck {
- public:
-  void see(const Instr& in);
-  size_t warps() const { return warps_.size(); }
-  void check(const Reader& r, const std::string& path) const;
-
- private:
-  std::unordered_map<uint64_t, size_t> at_;  // (sm, warp) -> index into warps_
-  std::vector<WarpEntry> warps_;             // what the table must say
-};
-
 // Reads the whole trace (checking it, and a version-3 file's warp table entry by entry against
-// the records); progress(bytes read, file bytes) is called now and then.
+// the records, as every Reader does); progress(bytes read, file bytes) is called now and then.
 TraceStats compute_stats(const std::string& path, const std::function<void(uint64_t, uint64_t)>& progress = {});
 
 }  // namespace arc::trace

@@ -11,7 +11,6 @@
 #include "error.h"
 #include "subcore_dut.h"
 #include "trace.h"
-#include "trace_stats.h"
 
 namespace arc::verify {
 
@@ -152,14 +151,12 @@ VerifyResult verify_trace(const VerifyOptions& o) {
   std::vector<bool> busy(kBatch);
   std::vector<golden::SchedConfig> cfgs(kBatch);
   std::vector<golden::Transaction> got;
-  trace::WarpTableCheck table;  // a version-3 file's warp table against the records, as `arcsim sim` checks it
   bool more = true;
   while (more) {
     size_t n = 0;
     while (n < kBatch && (o.limit == 0 || res.instructions + n < o.limit) && reader.next(batch[n])) ++n;
     more = n == kBatch && (o.limit == 0 || res.instructions + n < o.limit);
     for (size_t i = 0; i < n; ++i) {
-      table.see(batch[i]);
       warps[i] = to_warp(batch[i]);
       busy[i] = dynamic && static_cast<double>(busy_rng() >> 11) * 0x1.0p-53 < o.busy_prob;
       // A pair instruction's sums are of two adjacent lanes, not whole address groups: the RTL
@@ -282,7 +279,6 @@ VerifyResult verify_trace(const VerifyOptions& o) {
     whole = !reader.next(next);
   }
   if (whole) {
-    table.check(reader, o.trace_path);
     const auto& final_buffer = reader.final_buffer();
     res.golden_image = compare_images(golden_image.words().to_vector(), final_buffer);
     res.method_image = compare_images(method_image.words().to_vector(), final_buffer);
