@@ -10,7 +10,7 @@
 #                               flop: the estimate errs high), because
 #   dfflegalize -cell $_DFF_P_ 01   every flip-flop must be the one type Yosys has a CMOS
 #                               transistor model for (enables and sync resets become gates),
-#   abc -g cmos2                NAND/NOR/NOT (+AOI3/OAI3) gates, each with a transistor count,
+#   abc -g cmos2                NAND/NOR gates (and inverters), each with a transistor count,
 #   stat -tech cmos             cell counts and the estimated transistor count. A count that
 #                               ends in '+' means an uncounted cell: callers treat it as an error.
 #   ltp -noff                   logic depth: gates on the longest path between flip-flops and

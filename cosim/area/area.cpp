@@ -240,7 +240,7 @@ AreaReport compute_area(const config::GpuConfig& gpu, const std::map<std::string
       if (const auto* rp = mod.find_param(k); rp && !rp->derived) ma.params[k] = v;
     // Every settable parameter is passed explicitly, defaults included, so that a default run
     // and a sweep point with the same values are the same Yosys run (ABC's result depends on
-    // how the netlist was derived, by about 0.2%).
+    // how the netlist was derived, by up to several percent; synth/results/README.md).
     const SynthResult r = runner.run(mod.name, ma.params);
     ma.stats = r.stats;
     ma.from_cache = r.from_cache;

@@ -52,7 +52,7 @@ struct ConfigArea {
   double fraction_added = 0.0, fraction_total = 0.0;  // of the die
 };
 
-// Logic depth (gates on the longest register-to-register path, Yosys `ltp -noff` after
+// Logic depth (gates on the longest path between registers and ports, Yosys `ltp -noff` after
 // abc -g cmos2) under a stated gate-delay model: every gate level costs gate_ps, a register
 // boundary adds register_levels levels (clock-to-q + setup).
 struct TimingModel {

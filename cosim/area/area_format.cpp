@@ -57,7 +57,8 @@ std::string format_table(const AreaReport& r) {
   }
   o += "(each row is its module synthesized alone, including what it instantiates, so rows do not add up;\n"
        " role: in the paper configuration RfPort=1, where arc_addr_match stands for the LSU's coalescer;\n"
-       " depth: gates on the longest register-to-register path, Yosys ltp -noff after abc -g cmos2)\n\n";
+       " depth: gates on the longest path, register to register, or from an input or to an output where\n"
+       " a path has no register at that end (a module without registers: input to output), Yosys ltp -noff)\n\n";
   if (!r.configs.empty()) {
     o += "What ARC adds per sub-core and what it reuses (transistors):\n";
     o += fmt::format("{:<10} {:>12} {:>12} {:>12} {:>10} {:>14} {:>12} {:>12}\n", "config", "ARC-added", "reused",

@@ -112,6 +112,14 @@ SynthResult SynthRunner::run(const std::string& top, const std::map<std::string,
   } else {
     const auto r = run_process(argv, {{"YOSYS", opt_.yosys}, {"ARCSIM_RTL_DIR", opt_.rtl_dir}});
     if (r.exit_code != 0) throw Error("Yosys failed on " + what + ": " + first_error_line(r.err, r.out));
+    // The flow runs Yosys with -q, so what it prints on stderr is its warnings: a logic loop, an
+    // undriven or multiply driven wire, a truncated constant. The RTL gives none; one means the
+    // netlist (and its count and depth) may not be what the RTL says, so it is an error, and
+    // nothing is cached.
+    if (const auto at = r.err.find("Warning:"); at != std::string::npos) {
+      const auto end = r.err.find('\n', at);
+      throw Error("Yosys warned on " + what + ": " + r.err.substr(at, end == std::string::npos ? end : end - at));
+    }
     report = r.out;
   }
   const std::string origin = res.from_cache ? cached.string() : "yosys stat of " + what;
@@ -123,6 +131,10 @@ SynthResult SynthRunner::run(const std::string& top, const std::map<std::string,
       if (!res.hier.modules.count(k)) throw Error(origin + ": kept module " + k + " is not in the report");
     res.stats = res.hier.design;
   }
+  // A module that maps to no gate (every output constant or unconnected) has nothing to count:
+  // an area of 0 would read as a result.
+  if (res.stats.cells == 0)
+    throw Error(origin + ": " + top + " synthesizes to no cells (its outputs are constant or unconnected), so it has no area to report");
   if (!res.from_cache && !cached.empty()) {
     // Store only reports that parsed; write then rename so readers never see half a file.
     fs::create_directories(opt_.cache_dir, ec);

@@ -197,6 +197,36 @@ TEST(RealYosys, AdderSynthesisIsPositiveAndRepeatable) {
               static_cast<long long>(c.stats.transistors));
 }
 
+// Real Yosys on two broken modules (a folder of their own): a combinational loop (Yosys warns:
+// the depth and count would describe a netlist that is not the RTL) and a module whose output
+// is a constant (no cell: an area of 0 would read as a result). Both are one-line errors.
+TEST(RealYosys, WarningsAndEmptyNetlistsAreErrors) {
+  const fs::path dir = fs::temp_directory_path() / ("arcsim-area-broken-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "loop_mod.sv") << "module loop_mod (input logic a_i, output logic y_o);\n"
+                                        "  logic x;\n  assign x = ~(x & a_i);\n  assign y_o = x;\nendmodule\n";
+  std::ofstream(dir / "const_mod.sv") << "module const_mod (input logic a_i, output logic y_o);\n"
+                                         "  assign y_o = a_i & ~a_i;\nendmodule\n";
+  std::ofstream(dir / "ok_mod.sv") << "module ok_mod (input logic a_i, b_i, output logic y_o);\n"
+                                      "  assign y_o = a_i ^ b_i;\nendmodule\n";
+  const AreaOptions o = default_area_options();
+  SynthRunner r({o.synth_script, dir.string(), o.yosys, ""});
+  EXPECT_GT(r.run("ok_mod", {}).stats.transistors, 0);  // the folder itself is fine
+  auto error_of = [&](const std::string& top) {
+    try {
+      r.run(top, {});
+    } catch (const arc::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string loop = error_of("loop_mod"), empty = error_of("const_mod");
+  EXPECT_NE(loop.find("Yosys warned on loop_mod: Warning:"), std::string::npos) << loop;
+  EXPECT_EQ(loop.find('\n'), std::string::npos) << loop;
+  EXPECT_NE(empty.find("const_mod synthesizes to no cells"), std::string::npos) << empty;
+  fs::remove_all(dir);
+}
+
 // `stat -json` of a synthesis that kept the coalescer as its own instance (the ARC-added /
 // reused split of arc_subcore_top RfPort=1): each module's own gates, summing to the design.
 TEST(YosysStat, StoredHierarchicalJson) {
