@@ -32,24 +32,26 @@ module arc_addr_match #(
   output logic                       idle_o
 );
 
-  localparam int IdxWidth = $clog2(Lanes);
-
   logic [Lanes-1:0]           rem_q;   // lanes not yet emitted in a group
   logic [Lanes*AddrWidth-1:0] addr_q;  // the instruction's addresses
 
-  logic [IdxWidth-1:0] leader;
-  logic [Lanes-1:0]    leader_onehot;
-  logic                rem_empty;
-  arc_find_first #(.Width(Lanes)) u_leader (
-    .in_i    (rem_q),
-    .idx_o   (leader),
-    .onehot_o(leader_onehot),
-    .empty_o (rem_empty)
-  );
+  // The leader, the lowest remaining lane, one-hot (x & -x, as arc_find_first makes it; the
+  // matcher needs no index: the leader's address is read through the one-hot select below).
+  logic [Lanes-1:0] leader_onehot;
+  logic             rem_empty;
+  assign leader_onehot = rem_q & (~rem_q + {{(Lanes - 1){1'b0}}, 1'b1});
+  assign rem_empty     = ~|rem_q;
 
   logic [AddrWidth-1:0] leader_addr;
   logic [Lanes-1:0]     match;
-  assign leader_addr = addr_q[leader*AddrWidth +: AddrWidth];
+  // The leader's address by its one-hot select (an AND-OR mux: a variable part-select
+  // leader*AddrWidth becomes a barrel shifter where AddrWidth is not a power of two).
+  always_comb begin
+    leader_addr = '0;
+    for (int i = 0; i < Lanes; i++) begin
+      leader_addr |= addr_q[i*AddrWidth +: AddrWidth] & {AddrWidth{leader_onehot[i]}};
+    end
+  end
   always_comb begin
     for (int i = 0; i < Lanes; i++) begin
       match[i] = rem_q[i] && (addr_q[i*AddrWidth +: AddrWidth] == leader_addr);

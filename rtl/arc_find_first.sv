@@ -1,6 +1,7 @@
 // arc_find_first: the lowest set bit of a vector, as an index and as a one-hot mask.
-// Combinational leaf helper (no clock, no handshake) shared by the matcher, the reduction unit
-// and the LSU issue unit: "the lowest remaining lane" is how every ARC unit walks a lane mask.
+// Combinational leaf helper (no clock, no handshake) shared by the reduction unit and the LSU
+// issue unit, which need the index (the matcher needs only the one-hot and makes it itself):
+// "the lowest remaining lane" is how every ARC unit walks a lane mask.
 module arc_find_first #(
   parameter int Width    = 32,
   parameter int IdxWidth = $clog2(Width)
