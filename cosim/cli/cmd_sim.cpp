@@ -163,7 +163,7 @@ void setup(CLI::App& app) {
       ->check(arc::cli::nonempty());
   sub->add_option("--set", opt->sets, "override a GPU parameter or model knob, KEY=VALUE, VALUE as in TOML (repeatable)");
   sub->add_option("--stats-interval", opt->stats_interval,
-                  "also record a time series every N cycles (JSON 'series'; 0 = none); a stretch with nothing due keeps only its two ends")
+                  "also record a time series every N cycles (JSON 'series'; 0 = none); a stretch in which no counter changes keeps only its first and last sample")
       ->transform(arc::cli::count_in(0, 1'000'000'000))
       ->capture_default_str();
   sub->add_flag("--json", opt->json, "print JSON instead of the table (with the full resolved configuration)");

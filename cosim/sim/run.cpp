@@ -60,7 +60,8 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
   }
   Progress bar(spec.label(), work.instructions, spec.progress);
   // Progress granularity (idle time inside a chunk is skipped), or the --stats-interval period:
-  // after each chunk the cumulative counters are one sample of the time series.
+  // after each chunk the cumulative counters are one sample of the time series (add_sample:
+  // a run of samples with no counter change keeps its two ends, the same at both fidelities).
   const Cycle chunk = spec.stats_interval ? static_cast<Cycle>(spec.stats_interval) : 4096;
   std::vector<Sample> series;
   Cycle at = 0;
@@ -69,7 +70,7 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
       Calendar::instance()->run_before(sc_core::sc_time_stamp().value() / ticks_per_cycle() + chunk);
       sc_core::sc_start(cycles(chunk));
       at += chunk;
-      if (spec.stats_interval) series.push_back(model.stats().sample(at));
+      if (spec.stats_interval) add_sample(series, model.stats().sample(at));
       bar.update(model.stats().instructions);
       // Nothing is due until the next wake (warps in long compute gaps): the chunks before it
       // change no counter. They go in one sc_start, with one sample at the last boundary
@@ -81,7 +82,7 @@ RunResult run_model(const RunSpec& spec, const TraceSummary& trace, InstrSource&
         const Cycle skip = ((next - at) / chunk - 1) * chunk;
         sc_core::sc_start(cycles(skip));
         at += skip;
-        if (spec.stats_interval) series.push_back(model.stats().sample(at));
+        if (spec.stats_interval) add_sample(series, model.stats().sample(at));
       }
     }
   } catch (const std::bad_alloc&) {

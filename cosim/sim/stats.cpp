@@ -24,6 +24,12 @@ Sample Stats::sample(uint64_t cycle) const {
   return {cycle, instructions, lane_updates, requests_to_l2, rop_ops, atomic_stall_cycles};
 }
 
+void add_sample(std::vector<Sample>& series, const Sample& s) {
+  const size_t n = series.size();
+  if (n >= 2 && s.same_counters(series[n - 1]) && series[n - 1].same_counters(series[n - 2])) series[n - 1] = s;
+  else series.push_back(s);
+}
+
 double Stats::rop_utilization(uint64_t rop_units, uint64_t ops_per_cycle) const {
   const double capacity = static_cast<double>(total_cycles) * static_cast<double>(rop_units * ops_per_cycle);
   return capacity > 0 ? static_cast<double>(rop_bytes) / static_cast<double>(flit_bytes) / capacity : 0.0;

@@ -43,7 +43,18 @@ struct RopStats {
 // One sample of the time series: cumulative counters at `cycle`.
 struct Sample {
   uint64_t cycle = 0, instructions = 0, lane_updates = 0, requests_to_l2 = 0, rop_ops = 0, atomic_stall_cycles = 0;
+  bool same_counters(const Sample& o) const {
+    return instructions == o.instructions && lane_updates == o.lane_updates && requests_to_l2 == o.requests_to_l2 &&
+           rop_ops == o.rop_ops && atomic_stall_cycles == o.atomic_stall_cycles;
+  }
 };
+// The series in its one form: of each run of samples whose counters do not change, only the
+// first and the last stay. Which samples inside such a run were taken depends on when the
+// model's modules asked to be woken (the RTL level wakes every cycle while a unit holds work,
+// the fast level sleeps through them; run.cpp skips idle chunks), so this form is the same at
+// both fidelities whatever the skipping. Appends s to a series kept in that form: s replaces
+// the last sample where that one was inside such a run, so memory follows the changes.
+void add_sample(std::vector<Sample>& series, const Sample& s);
 
 struct Stats {
   uint64_t total_cycles = 0;         // first issue .. last atomic performed in memory

@@ -156,6 +156,24 @@ TEST(SimCli, StatsSeriesSkipsIdleStretches) {
   EXPECT_EQ(series.back()["instructions"], r["instructions"]);
   EXPECT_GE(series.back()["cycle"].get<uint64_t>(), cycles);
   tally(series.size() < 2000u);
+  // The series is one form at both fidelities: the RTL level wakes every cycle while a unit
+  // holds work, the fast level sleeps through them (which chunks are skipped differs), yet the
+  // runs of unchanged samples keep the same two ends.
+  for (const char* gap : {"0", "50"}) {
+    arc::tracegen::GenConfig h = arc::sim::testing::hot(1500, 9);
+    h.sms = 2;
+    h.gap_mean = std::stod(gap);
+    const std::string p2 = (dir / "series-fidelity.arctrace").string();
+    arc::tracegen::generate(h, p2);
+    const std::string run = "sim --gpu rtx4090 --set sms=2 --mode arc-hw --stats-interval 1 --json --trace " + p2;
+    const Out fast = arcsim(run), rtl = arcsim(run + " --fidelity rtl");
+    ASSERT_EQ(fast.code, 0) << fast.err;
+    ASSERT_EQ(rtl.code, 0) << rtl.err;
+    const auto sf = nlohmann::json::parse(fast.out)["runs"][0]["series"], sr = nlohmann::json::parse(rtl.out)["runs"][0]["series"];
+    EXPECT_GT(sf.size(), 100u);
+    EXPECT_EQ(sf, sr) << "gap mean " << gap << ": " << sf.size() << " samples fast, " << sr.size() << " rtl";
+    tally(sf == sr);
+  }
 }
 
 // The RTL level's waveform: one FST of every ARC unit, with the same run as without it.
