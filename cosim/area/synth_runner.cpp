@@ -76,7 +76,9 @@ SynthRunner::SynthRunner(SynthOptions opt) : opt_(std::move(opt)) {
   const auto v = run_process({opt_.yosys, "-V"});
   if (v.exit_code != 0) throw Error("cannot run Yosys ('" + opt_.yosys + " -V'): " + first_error_line(v.err, v.out));
   yosys_version_ = v.out.substr(0, v.out.find('\n'));
-  std::string digest = "arcsim-area-flow-v1\n" + read_file(opt_.synth_script) + "\n" + yosys_version_ + "\n";
+  // v2: a run Yosys warned on, or that mapped to no cells, is refused (and never cached): a
+  // report cached by v1 did not pass those checks.
+  std::string digest = "arcsim-area-flow-v2\n" + read_file(opt_.synth_script) + "\n" + yosys_version_ + "\n";
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(opt_.rtl_dir))
     if (e.path().extension() == ".sv" || e.path().extension() == ".svh" || e.path().extension() == ".v")
