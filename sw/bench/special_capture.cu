@@ -79,9 +79,16 @@ bool capture(const std::string& path, const char* method, const uint32_t* dbits,
   arc::TraceRecorder recorder(kWarps);
   if (!check(cudaMemset(dgrad, 0, words * sizeof(float)), "cudaMemset")) return false;
   corners<M><<<kN / kThreads, kThreads>>>(dbits, dgrad, recorder.counting());
+  if (!check(cudaGetLastError(), "the counting launch")) return false;
   if (!check(cudaMemset(dgrad, 0, words * sizeof(float)), "cudaMemset")) return false;
   corners<M><<<kN / kThreads, kThreads>>>(dbits, dgrad, recorder.recording());
+  if (!check(cudaGetLastError(), "the recording launch")) return false;
   const arc::TraceRecorder::Result r = recorder.collect();
+  if (r.overflow) {
+    std::fprintf(stderr, "arc_special_capture: %llu calls found their warp's slot range full\n",
+                 static_cast<unsigned long long>(r.overflow));
+    return false;
+  }
   if (!check(cudaMemcpy(grad.data(), dgrad, words * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy")) return false;
   cudaDeviceProp prop{};
   if (!check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties")) return false;

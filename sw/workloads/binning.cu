@@ -50,6 +50,15 @@ int bits_for(uint32_t x) {
 }  // namespace
 
 void TileBinner::bin(const int4* rect, const float* depth, int n, int tiles_x, int tiles_y) {
+  const int tiles = tiles_x * tiles_y;
+  if (n <= 0) {  // no primitive: no entry (the scan below reads its last element)
+    entries_ = 0;
+    ranges_.resize(tiles);
+    ranges_.zero();
+    return;
+  }
+  // The tile entries are counted and offset in 32 bits: fine while a frame has < 2^32 of them
+  // (1080p with 10^7 Gaussians has ~10^8).
   counts_.resize(n);
   offsets_.resize(n);
   count_tiles<<<div_up(n, 256), 256>>>(rect, n, counts_.get());
@@ -61,7 +70,6 @@ void TileBinner::bin(const int4* rect, const float* depth, int n, int tiles_x, i
   uint32_t total = 0;
   ARC_CUDA(cudaMemcpy(&total, offsets_.get() + n - 1, 4, cudaMemcpyDeviceToHost));
   entries_ = total;
-  const int tiles = tiles_x * tiles_y;
   ranges_.resize(tiles);
   ranges_.zero();
   if (total == 0) return;

@@ -193,6 +193,9 @@ __global__ void __launch_bounds__(kBlock, 6) backward_tile_kernel(const uint2* r
             arc::detail::emit<kNP, arc::opts(V)>(grad + static_cast<int64_t>(id) * kStride, g);
           }
         }
+        // The same sphere may be another leader's at the next step: its read of the slot must
+        // see this step's write (a ballot orders no memory; __syncwarp does, among `calling`).
+        if (fits) __syncwarp(calling);
       }
     }
   }
