@@ -333,6 +333,7 @@ Reader::Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
     throw Error(path + ": unsupported trace format version " + std::to_string(version) + " (this arcsim reads versions " +
                 std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) + ")");
   m.version = version;
+  m.check_entries = version >= 3;  // older files have no warp table to check
   if (detail::get_u16(pre + 10) != 0)
     throw Error(path + ": unsupported trace flags " + std::to_string(detail::get_u16(pre + 10)) +
                 " in the preamble (this arcsim knows none)");
