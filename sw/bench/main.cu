@@ -119,15 +119,17 @@ int run_trace(const BenchArgs& a, const cudaDeviceProp& prop) {
   info.meta.emplace_back("recorder_untraced_ms", std::to_string(c.untraced_ms));
   info.meta.emplace_back("recorder_count_pass_ms", std::to_string(c.count_ms));
   info.meta.emplace_back("recorder_record_pass_ms", std::to_string(c.record_ms));
+  info.meta.emplace_back("recorder_device_bytes", std::to_string(c.device_bytes));
   info.grid_blocks = c.grid_blocks;
   info.threads_per_block = c.threads_per_block;
   for (const auto& kv : a.meta) info.meta.push_back(kv);
-  const TraceStats st = write_capture(a.trace_path, info, CaptureRecords{c.recs, c.first, c.calls}, c.grads);
+  const TraceStats st = write_capture(a.trace_path, info, CaptureRecords{c.heads, c.values, c.first, c.calls}, c.grads);
   std::printf("trace %s: %s/%s thr=%d, %llu instructions, %llu lanes, %llu bytes, rel_l2 vs baseline %.2e; "
-              "kernel %.3f ms untraced, %.3f ms counting, %.3f ms recording\n",
+              "kernel %.3f ms untraced, %.3f ms counting, %.3f ms recording; record buffers %.1f MB on the GPU\n",
               a.trace_path.c_str(), a.trace_workload.c_str(), a.trace_method.c_str(), a.trace_threshold,
               static_cast<unsigned long long>(st.instructions), static_cast<unsigned long long>(st.lanes),
-              static_cast<unsigned long long>(st.bytes), agree, c.untraced_ms, c.count_ms, c.record_ms);
+              static_cast<unsigned long long>(st.bytes), agree, c.untraced_ms, c.count_ms, c.record_ms,
+              static_cast<double>(c.device_bytes) / 1e6);
   return agree <= kAgreeTol ? 0 : 1;
 }
 

@@ -104,7 +104,7 @@ bool capture(const std::string& path, const char* method, const uint32_t* dbits,
   info.threads_per_block = kThreads;
   info.meta.emplace_back("corner_cases", std::to_string(kQuadCount));
   info.meta.emplace_back("cuda_arch", "sm_" + std::to_string(prop.major) + std::to_string(prop.minor));
-  const auto st = arc::sw::write_capture(path, info, {r.recs, r.first, r.calls}, grad);
+  const auto st = arc::sw::write_capture(path, info, {r.heads, r.values, r.first, r.calls}, grad);
   std::printf("%s: %s, %llu instructions, %llu lane updates\n", path.c_str(), method,
               static_cast<unsigned long long>(st.instructions), static_cast<unsigned long long>(st.lanes));
   return true;

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   info.grid_blocks = kN / kThreads;
   info.threads_per_block = kThreads;
   const auto st =
-      arc::sw::write_capture(argc > 1 ? argv[1] : "histogram.arctrace", info, {r.recs, r.first, r.calls}, bins);
+      arc::sw::write_capture(argc > 1 ? argv[1] : "histogram.arctrace", info, {r.heads, r.values, r.first, r.calls}, bins);
   std::printf("%llu instructions, %llu lane updates\n", static_cast<unsigned long long>(st.instructions),
               static_cast<unsigned long long>(st.lanes));
   cudaFree(dx);

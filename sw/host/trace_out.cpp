@@ -24,7 +24,7 @@ arc::trace::Method trace_method(const std::string& m) {
   throw arc::Error("trace: unknown method '" + m + "'");
 }
 
-std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& method) {
+std::vector<arc::trace::Instr> to_instrs(const DevCallHead& d, const DevCallValues* values, const std::string& method) {
   if (d.nparams < 1 || d.nparams > static_cast<uint32_t>(kMaxRecParams))
     throw arc::Error("trace: a capture record of " + std::to_string(d.nparams) + " params (1.." +
                      std::to_string(kMaxRecParams) + ")");
@@ -72,9 +72,9 @@ std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& me
     for (int l = 0; l < 32; ++l) {
       if ((d.active >> l) & 1u) {
         x.addr[l] = d.addr[l] + p * d.stride;
-        x.value[l] = d.value[p][l];
+        x.value[l] = values ? values->value[p][l] : 0u;
       }
-      if ((d.reduced >> l) & 1u) x.partial_sum[l] = d.psum[p][l];
+      if ((d.reduced >> l) & 1u) x.partial_sum[l] = values ? values->psum[p][l] : 0u;
     }
     out.push_back(x);
   }
@@ -98,9 +98,12 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info, const C
   h.timing_only = info.timing_only;
   h.grid_blocks = info.grid_blocks;
   h.threads_per_block = info.threads_per_block;
+  if (!info.timing_only && recs.values.size() != recs.heads.size())
+    throw arc::Error("trace: the full form needs every record's values: " + std::to_string(recs.values.size()) +
+                     " values for " + std::to_string(recs.heads.size()) + " records (a timing-only recording?)");
   uint32_t slots = 0;
   for (size_t w = 0; w + 1 < recs.first.size() && w < recs.calls.size(); ++w)
-    for (uint64_t i = 0; i < recs.calls[w]; ++i) slots = std::max(slots, recs.recs[recs.first[w] + i].hw_warp + 1);
+    for (uint64_t i = 0; i < recs.calls[w]; ++i) slots = std::max(slots, recs.heads[recs.first[w] + i].hw_warp + 1);
   h.resident_warps_per_sm = slots;
   h.metadata = info.meta;
   h.metadata.emplace_back("arc_method", info.method);
@@ -133,7 +136,10 @@ TraceStats write_capture(const std::string& path, const TraceInfo& info, const C
     for (uint64_t i = 0; i < most; ++i)
       for (size_t wp = w0; wp < w1; ++wp)
         if (i < recs.calls[wp])
-          for (const arc::trace::Instr& in : to_instrs(recs.recs[recs.first[wp] + i], info.method)) w.write(in);
+          for (const arc::trace::Instr& in :
+               to_instrs(recs.heads[recs.first[wp] + i],
+                         info.timing_only ? nullptr : &recs.values[recs.first[wp] + i], info.method))
+            w.write(in);
   }
   if (info.timing_only) {
     w.finish();

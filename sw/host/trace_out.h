@@ -36,20 +36,27 @@ arc::trace::Method trace_method(const std::string& method);
 // only butterfly case); Adaptive's other reduced groups (several addresses, or a divergent
 // caller's) get kFlagGroupTreeSum, its pair sends kFlagPairSum. CUB's sums stay in CUB's
 // (opaque) order.
-std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& method = "");
+// values: the call's values and partial sums (nullptr: a timing-only capture's, all 0).
+std::vector<arc::trace::Instr> to_instrs(const DevCallHead& d, const DevCallValues* values, const std::string& method = "");
+inline std::vector<arc::trace::Instr> to_instrs(const DevCall& d, const std::string& method = "") {
+  return to_instrs(d, &d, method);
+}
 
 struct TraceStats {
   uint64_t instructions = 0, lanes = 0, bytes = 0;
 };
 
-// The records of one capture: warp w's calls are recs[first[w] .. first[w] + calls[w]).
+// The records of one capture: warp w's calls are slots first[w] .. first[w] + calls[w] of
+// heads and (the full form; empty for a timing-only capture) values.
 struct CaptureRecords {
-  const std::vector<DevCall>& recs;
+  const std::vector<DevCallHead>& heads;
+  const std::vector<DevCallValues>& values;
   const std::vector<uint64_t>& first;
   const std::vector<uint64_t>& calls;
 };
 
 // Writes the whole trace, in waves of resident warps, call by call (see trace_out.cpp); `final_buffer` is the gradient buffer after the kernel.
+// The full form needs a values entry per head (arc::Error otherwise); the timing-only form reads none.
 // The resident warps per SM in the header are the largest hardware warp slot seen + 1.
 TraceStats write_capture(const std::string& path, const TraceInfo& info, const CaptureRecords& recs,
                          const std::vector<float>& final_buffer);

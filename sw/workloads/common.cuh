@@ -214,7 +214,9 @@ CaptureResult run_capture(size_t warps, const DevBuf<float>& grad, Plain&& plain
   const float record = t.stop();
   arc::TraceRecorder::Result got = rec.collect();
   CaptureResult r;
-  r.recs = std::move(got.recs);
+  r.heads = std::move(got.heads);
+  r.values = std::move(got.values);
+  r.device_bytes = got.device_bytes;
   r.first = std::move(got.first);
   r.calls = std::move(got.calls);
   r.overflow = got.overflow;

@@ -12,14 +12,16 @@
 namespace arc::sw {
 
 // One capture (two launches, see arc/trace_rec.cuh): the records of every warp, in warp order
-// (warp w's calls are recs[first[w] .. first[w] + calls[w])), the gradient buffer after the
-// recording pass, and what the recorder cost.
+// (warp w's calls are slots first[w] .. first[w] + calls[w] of heads and values), the gradient
+// buffer after the recording pass, and what the recorder cost.
 struct CaptureResult {
-  std::vector<DevCall> recs;
+  std::vector<DevCallHead> heads;
+  std::vector<DevCallValues> values;  // empty: a timing-only capture (capture_values = false)
   std::vector<uint64_t> first;  // per warp: its first slot (size warps + 1)
   std::vector<uint64_t> calls;  // per warp: calls recorded
   std::vector<float> grads;
   uint64_t overflow = 0;        // calls that found no slot (the passes disagreed)
+  uint64_t device_bytes = 0;    // the record buffers of the recording pass on the GPU
   float untraced_ms = 0, count_ms = 0, record_ms = 0;  // the kernel without recorder, counting, recording
   uint32_t grid_blocks = 0, threads_per_block = 0, resident_warps_per_sm = 0;
 };

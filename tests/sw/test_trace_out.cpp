@@ -92,6 +92,18 @@ TEST(SwTraceOut, CallConversionAndGapClamp) {
   EXPECT_THROW(to_instrs(bad), arc::Error);
 }
 
+// A capture's two record arrays (arc::TraceRecorder::Result) from whole records.
+struct Split {
+  std::vector<arc::DevCallHead> heads;
+  std::vector<arc::DevCallValues> values;
+  explicit Split(const std::vector<arc::DevCall>& recs) {
+    for (const arc::DevCall& d : recs) {
+      heads.push_back(d);
+      values.push_back(d);
+    }
+  }
+};
+
 TEST(SwTraceOut, RoundTripInIssueOrderWithLaunchShape) {
   const std::string path = tmp_path("roundtrip.arctrace");
   // Two warps' slot ranges: warp 0 at slots 0..3 (2 calls), warp 1 at 4..5 (1 call).
@@ -116,7 +128,8 @@ TEST(SwTraceOut, RoundTripInIssueOrderWithLaunchShape) {
   info.grid_blocks = 510;
   info.threads_per_block = 256;
   info.meta = {{"frame", "32x32"}};
-  const TraceStats st = write_capture(path, info, CaptureRecords{recs, first, calls}, buf);
+  const Split split(recs);
+  const TraceStats st = write_capture(path, info, CaptureRecords{split.heads, split.values, first, calls}, buf);
   EXPECT_EQ(st.instructions, 9u);
   EXPECT_EQ(st.lanes, 9u * 11u);
   const auto t = arc::trace::read_trace(path);
@@ -141,10 +154,14 @@ TEST(SwTraceOut, RoundTripInIssueOrderWithLaunchShape) {
   bool has_method = false;
   for (const auto& kv : t.header.metadata) has_method |= kv.first == "arc_method" && kv.second == "sws";
   EXPECT_TRUE(has_method);
-  // The timing-only form of the same capture: same addresses, masks and gaps; no values,
-  // partial sums or final buffer.
+  // The full form needs every record's values.
+  const std::vector<arc::DevCallValues> none;
+  EXPECT_THROW(write_capture(path, info, CaptureRecords{split.heads, none, first, calls}, buf), arc::Error);
+  // The timing-only form of the same capture, from the heads alone (what a timing-only
+  // recording pass keeps): same addresses, masks and gaps; no values, partial sums or final
+  // buffer.
   info.timing_only = true;
-  const TraceStats tt = write_capture(path, info, CaptureRecords{recs, first, calls}, buf);
+  const TraceStats tt = write_capture(path, info, CaptureRecords{split.heads, none, first, calls}, buf);
   EXPECT_EQ(tt.instructions, 9u);
   EXPECT_LT(tt.bytes, st.bytes);
   const auto t2 = arc::trace::read_trace(path);
@@ -167,10 +184,14 @@ TEST(SwTraceOut, InvalidRecordIsRejected) {
   info.method = "baseline";
   std::vector<arc::DevCall> d{sample(0, 1)};
   d[0].addr[3] = 1000;  // beyond the 32-word buffer
-  EXPECT_THROW(write_capture(path, info, CaptureRecords{d, first, calls}, std::vector<float>(32)), arc::Error);
+  const Split sd(d);
+  EXPECT_THROW(write_capture(path, info, CaptureRecords{sd.heads, sd.values, first, calls}, std::vector<float>(32)),
+               arc::Error);
   std::vector<arc::DevCall> e{sample(0, 1)};
   e[0].active = 0;
-  EXPECT_THROW(write_capture(path, info, CaptureRecords{e, first, calls}, std::vector<float>(32)), arc::Error);
+  const Split se(e);
+  EXPECT_THROW(write_capture(path, info, CaptureRecords{se.heads, se.values, first, calls}, std::vector<float>(32)),
+               arc::Error);
   std::remove(path.c_str());
 }
 

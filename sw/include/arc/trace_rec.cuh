@@ -4,14 +4,14 @@
 //           kernel<<<...>>>(..., rec.counting());      pass 1 (zero your output buffers after it)
 //           kernel<<<...>>>(..., rec.recording());     pass 2, same launch
 //           arc::TraceRecorder::Result r = rec.collect();
-//           arc::sw::write_capture(path, info, {r.recs, r.first, r.calls}, final_buffer);  (trace_out.h)
+//           arc::sw::write_capture(path, info, {r.heads, r.values, r.first, r.calls}, final_buffer);  (trace_out.h)
 //   device  arc::DevTrace t(buffers, global_warp);     once per warp, every lane
 //           arc::reduce<Method, NP, opts>(active, prim, grad, stride, v, thr, t);  (arc/reduce.cuh)
 // Only these names are the public surface; the record layout behind them may change.
 //
 // Device side of trace capture: the recorder arc::reduce() calls once per reduce call (one
 // record for all NP parameters the call writes). A capture runs the kernel twice:
-//  1. counting pass (TraceBuffers::recs == nullptr): each warp counts its calls in its own
+//  1. counting pass (TraceBuffers::heads == nullptr): each warp counts its calls in its own
 //     DevWarpState; the host turns the counts into per-warp slot ranges (a prefix sum);
 //  2. recording pass: each call goes to the next slot of its warp's range.
 // No global counter: the only atomics are on the warp's own state (divergent branches of one
@@ -31,11 +31,11 @@
 namespace arc {
 
 struct TraceBuffers {
-  DevCall* recs = nullptr;                      // nullptr: counting pass
+  DevCallHead* heads = nullptr;                 // per slot: the call's timing part (nullptr: counting pass)
+  DevCallValues* values = nullptr;              // per slot: its values and sums (nullptr: a timing-only capture)
   const unsigned long long* first = nullptr;    // per warp w: its slots are [first[w], first[w+1])
   DevWarpState* warps = nullptr;
   unsigned long long* overflow = nullptr;       // calls that found their warp's range full
-  bool values = true;                           // store lane values and sums (false: timing-only capture)
 };
 
 class DevTrace {
@@ -74,7 +74,7 @@ class DevTrace {
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
     const int first = __ffs(act) - 1;
     DevWarpState& w = b_.warps[gwarp_];
-    if (b_.recs == nullptr) {
+    if (b_.heads == nullptr) {
       if (static_cast<int>(lane) == first) atomicAdd(&w.calls, 1ull);
       return;
     }
@@ -86,7 +86,7 @@ class DevTrace {
       const unsigned long long at = b_.first[gwarp_] + seq;
       if (at < b_.first[gwarp_ + 1]) {
         slot = at;
-        DevCall& r = b_.recs[slot];
+        DevCallHead& r = b_.heads[slot];
         unsigned smid, wid;
         asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
         asm volatile("mov.u32 %0, %%warpid;" : "=r"(wid));
@@ -107,15 +107,14 @@ class DevTrace {
     }
     slot = __shfl_sync(calling, slot, first);
     if (slot == ~0ull) return;
-    DevCall& r = b_.recs[slot];
+    if ((act >> lane) & 1u) b_.heads[slot].addr[lane] = addr;
+    if (b_.values == nullptr) return;
+    DevCallValues& r = b_.values[slot];
     if ((act >> lane) & 1u) {
-      r.addr[lane] = addr;
-      if (b_.values) {
 #pragma unroll
-        for (int i = 0; i < NP; ++i) r.value[i][lane] = active ? __float_as_uint(v[i]) : 0u;
-      }
+      for (int i = 0; i < NP; ++i) r.value[i][lane] = active ? __float_as_uint(v[i]) : 0u;
     }
-    if (b_.values && ((reduced >> lane) & 1u)) {
+    if ((reduced >> lane) & 1u) {
 #pragma unroll
       for (int i = 0; i < NP; ++i) r.psum[i][lane] = __float_as_uint(sum[i]);
     }
@@ -138,9 +137,11 @@ class DevTrace {
 class TraceRecorder {
  public:
   struct Result {
-    std::vector<DevCall> recs;
-    std::vector<uint64_t> first, calls;  // warp w's records: recs[first[w] .. first[w] + calls[w])
+    std::vector<DevCallHead> heads;      // per slot: a call's timing part
+    std::vector<DevCallValues> values;   // per slot: its values and sums (empty: a timing-only capture)
+    std::vector<uint64_t> first, calls;  // warp w's records: slots first[w] .. first[w] + calls[w]
     uint64_t overflow = 0;               // calls of pass 2 that found their warp's range full
+    uint64_t device_bytes = 0;           // the record buffers pass 2 allocated on the GPU
   };
 
   explicit TraceRecorder(size_t warps) : n_(warps) {
@@ -154,17 +155,23 @@ class TraceRecorder {
     cudaFree(warps_);
     cudaFree(first_);
     cudaFree(overflow_);
-    cudaFree(recs_);
+    cudaFree(heads_);
+    cudaFree(values_);
   }
   TraceRecorder(const TraceRecorder&) = delete;
   TraceRecorder& operator=(const TraceRecorder&) = delete;
 
   // Pass 1: each warp counts its calls.
-  TraceBuffers counting() const { return {nullptr, nullptr, warps_, overflow_}; }
+  TraceBuffers counting() const {
+    TraceBuffers b;
+    b.warps = warps_;
+    b.overflow = overflow_;
+    return b;
+  }
   // Pass 2 (after pass 1): per-warp slot ranges from the counts (1/8 + 8 spare slots each, in
-  // case a warp's calls group differently the second time) and the record buffer. values =
-  // false: lane values and sums are not stored (a timing-only capture; less memory traffic
-  // in the traced kernel).
+  // case a warp's calls group differently the second time) and the record buffers. values =
+  // false: lane values and sums are neither stored nor allocated (a timing-only capture: 176
+  // bytes per slot instead of 3,248, and less memory traffic in the traced kernel).
   TraceBuffers recording(bool values = true) {
     check(cudaDeviceSynchronize(), "counting pass");
     std::vector<DevWarpState> st(n_);
@@ -173,22 +180,40 @@ class TraceRecorder {
     for (size_t w = 0; w < n_; ++w) first_host_[w + 1] = first_host_[w] + st[w].calls + st[w].calls / 8 + 8;
     check(cudaMemcpy(first_, first_host_.data(), (n_ + 1) * sizeof(unsigned long long), cudaMemcpyHostToDevice),
           "cudaMemcpy");
-    cudaFree(recs_);
-    recs_ = nullptr;
-    check(cudaMalloc(&recs_, std::max<unsigned long long>(1, first_host_.back()) * sizeof(DevCall)), "cudaMalloc(records)");
+    cudaFree(heads_);
+    cudaFree(values_);
+    heads_ = nullptr;
+    values_ = nullptr;
+    const size_t slots = std::max<unsigned long long>(1, first_host_.back());
+    check(cudaMalloc(&heads_, slots * sizeof(DevCallHead)), "cudaMalloc(records)");
+    if (values) check(cudaMalloc(&values_, slots * sizeof(DevCallValues)), "cudaMalloc(record values)");
+    device_bytes_ = slots * (sizeof(DevCallHead) + (values ? sizeof(DevCallValues) : 0));
     check(cudaMemset(warps_, 0, std::max<size_t>(1, n_) * sizeof(DevWarpState)), "cudaMemset");
-    return {recs_, first_, warps_, overflow_, values};
+    TraceBuffers b;
+    b.heads = heads_;
+    b.values = values_;
+    b.first = first_;
+    b.warps = warps_;
+    b.overflow = overflow_;
+    return b;
   }
   // After pass 2: what each warp recorded.
   Result collect() const {
-    if (!recs_) throw std::runtime_error("arc::TraceRecorder: collect() before the recording pass");
+    if (!heads_) throw std::runtime_error("arc::TraceRecorder: collect() before the recording pass");
     check(cudaDeviceSynchronize(), "recording pass");
     Result r;
     std::vector<DevWarpState> st(n_);
     if (n_) check(cudaMemcpy(st.data(), warps_, n_ * sizeof(DevWarpState), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    r.recs.resize(first_host_.back());
-    if (!r.recs.empty())
-      check(cudaMemcpy(r.recs.data(), recs_, r.recs.size() * sizeof(DevCall), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    r.heads.resize(first_host_.back());
+    if (!r.heads.empty())
+      check(cudaMemcpy(r.heads.data(), heads_, r.heads.size() * sizeof(DevCallHead), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    if (values_) {
+      r.values.resize(first_host_.back());
+      if (!r.values.empty())
+        check(cudaMemcpy(r.values.data(), values_, r.values.size() * sizeof(DevCallValues), cudaMemcpyDeviceToHost),
+              "cudaMemcpy");
+    }
+    r.device_bytes = device_bytes_;
     check(cudaMemcpy(&r.overflow, overflow_, sizeof(uint64_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
     r.first.assign(first_host_.begin(), first_host_.end());
     for (size_t w = 0; w < n_; ++w)
@@ -204,7 +229,9 @@ class TraceRecorder {
   DevWarpState* warps_ = nullptr;
   unsigned long long* first_ = nullptr;
   unsigned long long* overflow_ = nullptr;
-  DevCall* recs_ = nullptr;
+  DevCallHead* heads_ = nullptr;
+  DevCallValues* values_ = nullptr;  // nullptr: a timing-only recording pass
+  uint64_t device_bytes_ = 0;
   std::vector<unsigned long long> first_host_;
 };
 

@@ -10,7 +10,9 @@ namespace arc {
 
 constexpr int kMaxRecParams = 12;  // parameters one reduce call may record (3DGS: 9, Pulsar: 8)
 
-struct DevCall {
+// A call's timing part: who called, when, which lanes and where. 176 bytes; a timing-only
+// capture keeps only this (the 1080p gs pass: ~7.2 M calls, 1.3 GB on the device and the host).
+struct DevCallHead {
   uint32_t sm;        // %smid
   uint32_t hw_warp;   // %warpid: the warp's slot on its SM (sub-core = slot % 4; the largest slot
                       // seen + 1 is the occupancy the launch reached)
@@ -26,9 +28,16 @@ struct DevCall {
   uint32_t nparams;   // parameters written (1..kMaxRecParams)
   uint32_t stride;    // word distance between consecutive parameters
   uint32_t addr[32];  // word index of parameter 0
+};
+
+// A call's values: 3,072 bytes, kept only by a capture of the full form.
+struct DevCallValues {
   uint32_t value[kMaxRecParams][32];  // binary32 bits, [param][lane]
   uint32_t psum[kMaxRecParams][32];   // a reduced group's sum at its leader, [param][lane]
 };
+
+// One whole call (host side: sw/host/trace_out.h's to_instrs, tests).
+struct DevCall : DevCallHead, DevCallValues {};
 
 // DevCall::flags bits of a pair call (arc/pair_reduce.cuh).
 constexpr unsigned kDevPairSum = 1u << 4;   // an Adaptive pair instruction (adjacent-lane sums)
