@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     print_error("error", e.what());
     return 2;
   } catch (const std::bad_alloc&) {
-    print_error("error", "out of memory (the input needs more memory than this machine gives the process)");
+    print_error("error", arc::out_of_memory(""));
     return 2;
   } catch (const std::exception& e) {
     print_error("internal error", e.what());

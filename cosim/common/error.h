@@ -11,4 +11,10 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// The one wording for a std::bad_alloc that reaches a top level (the CLI's, the simulation
+// child's): where it happened, e.g. " in the timing model", or "".
+inline std::string out_of_memory(const std::string& where) {
+  return "out of memory" + where + " (the run needs more memory than this machine gives the process)";
+}
+
 }  // namespace arc

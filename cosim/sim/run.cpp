@@ -289,7 +289,7 @@ RunResult isolated(const RunSpec& spec, Run run) {
       payload = encode(r);
     } catch (const std::bad_alloc&) {
       tag = 'E';
-      payload = "out of memory in the timing model (the run needs more memory than this machine gives the process)";
+      payload = out_of_memory(" in the timing model");
     } catch (const std::exception& e) {
       tag = 'E';
       payload = e.what();
