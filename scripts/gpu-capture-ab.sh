@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Two arc_bench builds capture the same scenes on the GPU machine (one call, <= 10 min); their
-# traces must hold the same content (`arcsim trace compare`: ops, lanes, values, partial sums;
-# not placement, gaps or metadata, which the GPU decides at run time), each full-form trace
-# must verify, and the log keeps each capture's wall time, the host's peak resident memory
+# traces must hold the same content (`arcsim trace compare`: warps, masks and addresses, and
+# for the full form values and partial sums; not placement, gaps or metadata, which the GPU
+# decides at run time), the new build's full-form trace must verify, and the log keeps each capture's wall time, the host's peak resident memory
 # (getrusage) and the record buffers' size on the GPU where the build prints it.
 #  1. pulsar 160x90, 2083 spheres, SW-S threshold 2 (tests/data/pulsar-sws-h100.arctrace's shape), full form;
 #  2. gs-il 480x270, 31,250 Gaussians, the traced floor, timing-only (tests/data/gs-il-floor-h100.arctrace's shape);
@@ -18,11 +18,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 3 ] || { echo "usage: $0 OUT_DIR OLD_ARC_BENCH NEW_ARC_BENCH [ARCSIM]" >&2; exit 2; }
 out=$1; old=$2; new=$3; sim=${4:-$root/.devcarry/arcsim}
 for b in "$old" "$new" "$sim"; do [ -x "$b" ] || { echo "gpu-capture-ab.sh: $b is not executable" >&2; exit 2; }; done
+scenes=${SCENES:-pulsar gsil gs}
+for s in $scenes; do
+  case $s in pulsar|gsil|gs) ;; *) echo "gpu-capture-ab.sh: unknown scene '$s' (pulsar gsil gs)" >&2; exit 2 ;; esac
+done
 [ -d "$root/.devcarry/lib" ] && export LD_LIBRARY_PATH=$root/.devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 work=$(mktemp -d /tmp/arcsim-ab.XXXXXX)
+trap 'rm -rf "$work"' EXIT  # the traces (~210 MB with gs)
 log=$out/ab.log
 echo "scene,build,form,wall_s,host_peak_rss_mb,record_buffers_mb,instructions,lanes,bytes,exit" > "$out/ab.csv"
 fail=0
@@ -45,7 +50,7 @@ sys.exit(rc)' "$work/time.txt" timeout -k 5 240 "$bin" --trace "$f" "$@" "${extr
   rss=$(awk '/peak_rss_kb/ {printf "%.0f", $2 / 1024}' "$work/time.txt")
   mb=$(sed -n 's/.*record buffers \([0-9.]*\) MB on the GPU.*/\1/p' "$work/cap.log")
   read -r ins lanes bytes < <(sed -n 's/.*, \([0-9]*\) instructions, \([0-9]*\) lanes, \([0-9]*\) bytes.*/\1 \2 \3/p' "$work/cap.log")
-  echo "$name $label ($form): exit $rc, wall $wall s, host peak RSS ${rss} MB, record buffers ${mb:-not printed} MB" >> "$log"
+  echo "$name $label ($form): exit $rc, wall $wall s, host peak RSS ${rss} MB, record buffers ${mb:+$mb MB}${mb:-not printed by this build}" >> "$log"
   echo "$name,$label,$form,$wall,$rss,${mb:-},$ins,$lanes,$bytes,$rc" >> "$out/ab.csv"
   [ "$rc" = 0 ] || fail=1
 }
@@ -70,21 +75,21 @@ pair() {  # name form args...: both builds, then compare (and verify the full fo
 {
   echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1); $(nproc) cores; old $old, new $new"
 } > "$log"
-for s in ${SCENES:-pulsar gsil gs}; do
+for s in $scenes; do
   case $s in
     pulsar) pair pulsar full --trace-workload pulsar --trace-method sws --trace-threshold 2 --trace-size 160x90 --trace-prims 2083 ;;
     gsil) pair gsil timing --trace-workload gs-il --trace-method floor --trace-size 480x270 --trace-prims 31250 ;;
     gs)
       pair gs timing --trace-workload gs --trace-method baseline --trace-size 1920x1080 --trace-prims 500000
       echo "## gs: the new build's timing-only trace simulated, baseline, 2 cores (h100.toml)" >> "$log"
-      ( TIMEFORMAT='mode baseline: wall %R s, user %U s, sys %S s'
-        time timeout -k 5 200 taskset -c 0,1 "$sim" sim --config "$root/cosim/configs/h100.toml" \
-          --trace "$work/gs-new.arctrace" --mode baseline --json > "$out/sim-baseline.json" 2> "$work/sim.err"
-        echo "mode baseline: exit $?" ) >> "$log" 2>&1
+      TIMEFORMAT='mode baseline: wall %R s, user %U s, sys %S s'
+      { time timeout -k 5 200 taskset -c 0,1 "$sim" sim --config "$root/cosim/configs/h100.toml" \
+          --trace "$work/gs-new.arctrace" --mode baseline --json > "$out/sim-baseline.json" 2> "$work/sim.err"; } 2>> "$log"
+      rc=$?
+      echo "mode baseline: exit $rc" >> "$log"
+      [ "$rc" = 0 ] || fail=1
       tail -3 "$work/sim.err" >> "$log" ;;
-    *) echo "gpu-capture-ab.sh: unknown scene '$s' (pulsar gsil gs)" >&2; exit 2 ;;
   esac
 done
-rm -rf "$work"
 echo "gpu-capture-ab.sh: $([ $fail = 0 ] && echo all agree || echo FAILED)" >> "$log"
 exit $fail

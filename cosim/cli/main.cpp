@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
       "ARCsim: warp-level atomic reduction (ARC) in RTL, synthesis and cycle-level co-simulation.\n"
       "Run 'arcsim <subcommand> --help' for the flags of each job."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "arcsim 0.1.0");
+  app.set_version_flag("--version", "arcsim " ARCSIM_VERSION);
   auto entries = arc::cli::registry();
   std::stable_sort(entries.begin(), entries.end(),
                    [](const auto& a, const auto& b) { return a.order < b.order; });

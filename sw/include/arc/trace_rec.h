@@ -10,8 +10,9 @@ namespace arc {
 
 constexpr int kMaxRecParams = 12;  // parameters one reduce call may record (3DGS: 9, Pulsar: 8)
 
-// A call's timing part: who called, when, which lanes and where. 176 bytes; a timing-only
-// capture keeps only this (the 1080p gs pass: ~7.2 M calls, 1.3 GB on the device and the host).
+// A call's timing part: who called, when, which lanes and where. 176 bytes per slot; a
+// timing-only capture keeps only this (the 1080p gs pass: 1,511 MB of slots, spares included,
+// on the device and again on the host; results/h200/recorder-split/).
 struct DevCallHead {
   uint32_t sm;        // %smid
   uint32_t hw_warp;   // %warpid: the warp's slot on its SM (sub-core = slot % 4; the largest slot
