@@ -189,12 +189,10 @@ class TraceRecorder {
     if (values) check(cudaMalloc(&values_, slots * sizeof(DevCallValues)), "cudaMalloc(record values)");
     device_bytes_ = slots * (sizeof(DevCallHead) + (values ? sizeof(DevCallValues) : 0));
     check(cudaMemset(warps_, 0, std::max<size_t>(1, n_) * sizeof(DevWarpState)), "cudaMemset");
-    TraceBuffers b;
+    TraceBuffers b = counting();
     b.heads = heads_;
     b.values = values_;
     b.first = first_;
-    b.warps = warps_;
-    b.overflow = overflow_;
     return b;
   }
   // After pass 2: what each warp recorded.
